@@ -1,0 +1,32 @@
+package io.github.sparkzarr.zarr.codec;
+
+import io.github.sparkzarr.zarr.chunk.ChunkData;
+import io.github.sparkzarr.zarr.dtype.DataType;
+import java.io.IOException;
+
+/**
+ * A numcodecs filter (delta, fixedscaleoffset, ...) or object codec (vlen-utf8, vlen-bytes,
+ * json): it transforms a flat array of elements in storage order and byte order.
+ *
+ * <p>v2 encoding applies filters in order, then the compressor; decoding runs them in reverse. The
+ * pipeline works out each stage's type with {@link #encodedType}.
+ */
+public interface ArrayFilter extends Codec {
+
+  /**
+   * The type of the encoded elements, given the type of the elements this filter encodes. Object
+   * codecs return raw bytes (RAW of size 1).
+   *
+   * @throws CodecException if this filter cannot encode {@code decodedType}
+   */
+  DataType encodedType(DataType decodedType) throws CodecException;
+
+  /** Encodes a flat array of {@code decoded.type()}. */
+  ChunkData encode(ChunkData decoded) throws IOException;
+
+  /**
+   * Decodes a flat array of {@code encodedType(decodedType)} into {@code count} elements of
+   * {@code decodedType}.
+   */
+  ChunkData decode(ChunkData encoded, DataType decodedType, int count) throws IOException;
+}

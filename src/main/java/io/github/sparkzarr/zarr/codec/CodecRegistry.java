@@ -1,0 +1,59 @@
+package io.github.sparkzarr.zarr.codec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** Maps numcodecs ids to codec factories: the one place that knows every codec. */
+public final class CodecRegistry {
+
+  /** Builds a codec from its numcodecs configuration (the JSON object with "id"). */
+  @FunctionalInterface
+  public interface Factory {
+    Codec create(JsonNode config) throws CodecException;
+  }
+
+  private static final Map<String, Factory> BY_ID = new HashMap<>();
+
+  static {
+    // compressors and checksums (codec/compress, codec/checksum)
+
+    // blosc (codec/blosc)
+
+    // filters and object codecs (codec/filter)
+
+  }
+
+  private CodecRegistry() {}
+
+  private static void register(String id, Factory factory) {
+    if (BY_ID.put(id, factory) != null) {
+      throw new IllegalStateException("codec id registered twice: " + id);
+    }
+  }
+
+  /** The ids this build understands. */
+  public static Set<String> ids() {
+    return Collections.unmodifiableSet(new TreeSet<>(BY_ID.keySet()));
+  }
+
+  /** The codec a numcodecs configuration describes. */
+  public static Codec fromConfig(JsonNode config) throws CodecException {
+    if (config == null || !config.isObject()) {
+      throw new CodecException("codec configuration must be a JSON object, got " + config);
+    }
+    JsonNode id = config.get("id");
+    if (id == null || !id.isTextual()) {
+      throw new CodecException("codec configuration has no \"id\": " + config);
+    }
+    Factory factory = BY_ID.get(id.asText());
+    if (factory == null) {
+      throw new CodecException(
+          "unknown codec id '" + id.asText() + "' (supported: " + String.join(", ", ids()) + ")");
+    }
+    return factory.create(config);
+  }
+}

@@ -1,0 +1,56 @@
+package io.github.sparkzarr.zarr.store;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A key-value store holding a Zarr hierarchy. Keys are '/'-separated, relative, and validated by
+ * {@link StoreKeys#validate}.
+ *
+ * <p>"Absent" and "failed" are different answers: a missing key gives {@code Optional.empty()}, an
+ * I/O failure throws. Callers must never turn an exception into a missing chunk.
+ */
+public interface Store extends Closeable {
+
+  /** Where the store lives, for messages. Never contains credentials. */
+  String location();
+
+  /** The whole value at {@code key}, or empty if there is none. */
+  Optional<byte[]> get(String key) throws IOException;
+
+  /**
+   * {@code length} bytes from {@code offset} of the value at {@code key}, or empty if there is no
+   * such key. A range reaching past the end of the value is an error.
+   */
+  Optional<byte[]> getRange(String key, long offset, int length) throws IOException;
+
+  /** The size in bytes of the value at {@code key}, or empty if there is none. */
+  Optional<Long> size(String key) throws IOException;
+
+  default boolean exists(String key) throws IOException {
+    return size(key).isPresent();
+  }
+
+  /** Every key below {@code prefix} (a "directory" such as "a/b/" or "" for all), recursively. */
+  List<String> list(String prefix) throws IOException;
+
+  /**
+   * The immediate children of the directory {@code prefix} ("" or ending in '/'): their names,
+   * without the prefix; children that are themselves directories end in '/'.
+   */
+  List<String> listDir(String prefix) throws IOException;
+
+  /** Stores {@code value} at {@code key}, replacing any previous value. */
+  void set(String key, byte[] value) throws IOException;
+
+  /** Removes {@code key}; removing an absent key is not an error. */
+  void delete(String key) throws IOException;
+
+  /** Removes every key below the directory {@code prefix}. */
+  void deletePrefix(String prefix) throws IOException;
+
+  @Override
+  default void close() throws IOException {}
+}
