@@ -1,0 +1,216 @@
+package io.github.sparkzarr.zarr;
+
+import io.github.sparkzarr.zarr.chunk.BoxCopy;
+import io.github.sparkzarr.zarr.chunk.ChunkData;
+import io.github.sparkzarr.zarr.dtype.DataType;
+import io.github.sparkzarr.zarr.metadata.ArrayMetadata;
+import io.github.sparkzarr.zarr.store.Store;
+import io.github.sparkzarr.zarr.store.StoreKeys;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * An array in a store: reads and writes whole chunks, and regions made of them. Decoded chunks are
+ * little-endian and C-ordered, of the full chunk shape (edge chunks include their overhang).
+ * Thread-safe.
+ */
+public final class ZarrArray {
+  private final Store store;
+  private final String path;
+  private final ArrayMetadata metadata;
+
+  public ZarrArray(Store store, String path, ArrayMetadata metadata) {
+    this.store = store;
+    this.path = StoreKeys.normalizePath(path);
+    this.metadata = metadata;
+  }
+
+  /** Opens the array at {@code path} ("" for the store root), of any supported format. */
+  public static ZarrArray open(Store store, String path) throws IOException {
+    return ZarrHierarchy.open(store).openArray(path);
+  }
+
+  public Store store() {
+    return store;
+  }
+
+  /** The array's path in the store ("" at the root). */
+  public String path() {
+    return path;
+  }
+
+  public ArrayMetadata metadata() {
+    return metadata;
+  }
+
+  /** The element type of decoded chunks (little-endian). */
+  public DataType memoryType() {
+    return metadata.dataType().littleEndian();
+  }
+
+  /** The store key of the chunk at grid coordinates {@code coords}. */
+  public String chunkKey(long[] coords) {
+    checkCoords(coords);
+    return StoreKeys.join(path, metadata.chunkKeyEncoding().key(coords));
+  }
+
+  private void checkCoords(long[] coords) {
+    long[] grid = metadata.gridShape();
+    if (coords.length != grid.length) {
+      throw new IllegalArgumentException(
+          "chunk coordinates " + Arrays.toString(coords) + " do not match rank " + grid.length);
+    }
+    for (int i = 0; i < grid.length; i++) {
+      if (coords[i] < 0 || coords[i] >= grid[i]) {
+        throw new IllegalArgumentException(
+            "chunk coordinates " + Arrays.toString(coords) + " are outside the grid " + Arrays.toString(grid));
+      }
+    }
+  }
+
+  /**
+   * The decoded chunk at {@code coords}, or empty if it was never written. Corrupt data and I/O
+   * failures throw; they are never reported as a missing chunk.
+   */
+  public Optional<ChunkData> readChunkIfPresent(long[] coords) throws IOException {
+    String key = chunkKey(coords);
+    Optional<byte[]> stored = store.get(key);
+    if (stored.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(decodeChunk(key, stored.get()));
+  }
+
+  /** Decodes the stored bytes of the chunk at {@code key}; errors name the store and key. */
+  public ChunkData decodeChunk(String key, byte[] stored) throws ZarrException {
+    try {
+      return metadata.codec().decode(stored, metadata.chunkShape());
+    } catch (ZarrException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      throw new ZarrException(store.location(), key, "cannot decode chunk: " + e.getMessage(), e);
+    }
+  }
+
+  /** The decoded chunk at {@code coords}, or a chunk of fill values if it was never written. */
+  public ChunkData readChunk(long[] coords) throws IOException {
+    Optional<ChunkData> chunk = readChunkIfPresent(coords);
+    return chunk.isPresent() ? chunk.get() : fillChunk(metadata.chunkShape());
+  }
+
+  /** A chunk of {@code shape} holding the fill value everywhere. */
+  public ChunkData fillChunk(int[] shape) {
+    int n = Math.toIntExact(ChunkData.count(shape));
+    DataType type = memoryType();
+    if (type.isVariableLength()) {
+      Object[] objects = new Object[n];
+      Arrays.fill(objects, metadata.fillValue().object());
+      return ChunkData.ofObjects(type, shape, objects);
+    }
+    byte[] data = new byte[Math.multiplyExact(n, type.size())];
+    fill(data, metadata.fillValue().element());
+    return ChunkData.ofBytes(type, shape, data);
+  }
+
+  private static void fill(byte[] data, byte[] element) {
+    boolean zero = true;
+    for (byte b : element) {
+      zero &= b == 0;
+    }
+    if (zero || data.length == 0) {
+      return;
+    }
+    System.arraycopy(element, 0, data, 0, element.length);
+    for (int filled = element.length; filled < data.length; filled *= 2) {
+      System.arraycopy(data, 0, data, filled, Math.min(filled, data.length - filled));
+    }
+  }
+
+  /** The region of {@code shape} starting at {@code start}, C-ordered and little-endian. */
+  public ChunkData read(long[] start, int[] shape) throws IOException {
+    int rank = metadata.rank();
+    long[] arrayShape = metadata.shape();
+    if (start.length != rank || shape.length != rank) {
+      throw new IllegalArgumentException("region rank does not match the array rank " + rank);
+    }
+    for (int i = 0; i < rank; i++) {
+      if (start[i] < 0 || shape[i] < 0 || start[i] + shape[i] > arrayShape[i]) {
+        throw new IllegalArgumentException("region " + Arrays.toString(start) + "+"
+            + Arrays.toString(shape) + " is outside the array " + Arrays.toString(arrayShape));
+      }
+    }
+    ChunkData out = fillChunk(shape);
+    if (out.elementCount() == 0) {
+      return out;
+    }
+    int[] chunk = metadata.chunkShape();
+    long[] first = new long[rank];
+    long[] last = new long[rank];
+    for (int i = 0; i < rank; i++) {
+      first[i] = start[i] / chunk[i];
+      last[i] = (start[i] + shape[i] - 1) / chunk[i];
+    }
+    long[] coords = first.clone();
+    Object target = out.holdsObjects() ? out.objects() : out.bytes();
+    int elementSize = out.holdsObjects() ? 1 : out.type().size();
+    while (true) {
+      Optional<ChunkData> data = readChunkIfPresent(coords);
+      if (data.isPresent()) {
+        int[] srcStart = new int[rank];
+        int[] dstStart = new int[rank];
+        int[] box = new int[rank];
+        for (int i = 0; i < rank; i++) {
+          long chunkOrigin = coords[i] * chunk[i];
+          long lo = Math.max(start[i], chunkOrigin);
+          long hi = Math.min(start[i] + shape[i], chunkOrigin + chunk[i]);
+          srcStart[i] = (int) (lo - chunkOrigin);
+          dstStart[i] = (int) (lo - start[i]);
+          box[i] = (int) (hi - lo);
+        }
+        ChunkData c = data.get();
+        Object source = c.holdsObjects() ? c.objects() : c.bytes();
+        BoxCopy.copy(source, chunk, srcStart, target, shape, dstStart, box, elementSize);
+      }
+      int axis = rank - 1;
+      while (axis >= 0) {
+        if (++coords[axis] <= last[axis]) {
+          break;
+        }
+        coords[axis] = first[axis];
+        axis--;
+      }
+      if (axis < 0) {
+        return out;
+      }
+    }
+  }
+
+  /** The whole array. */
+  public ChunkData readAll() throws IOException {
+    long[] s = metadata.shape();
+    int[] shape = new int[s.length];
+    for (int i = 0; i < s.length; i++) {
+      shape[i] = Math.toIntExact(s[i]);
+    }
+    return read(new long[s.length], shape);
+  }
+
+  /** Encodes a full-shape, little-endian, C-order chunk for storage. */
+  public byte[] encodeChunk(long[] coords, ChunkData chunk) throws IOException {
+    if (!Arrays.equals(chunk.shape(), metadata.chunkShape())) {
+      throw new IllegalArgumentException("chunk shape " + Arrays.toString(chunk.shape())
+          + " is not the array's chunk shape " + Arrays.toString(metadata.chunkShape()));
+    }
+    try {
+      return metadata.codec().encode(chunk);
+    } catch (IOException | RuntimeException e) {
+      throw new ZarrException(store.location(), chunkKey(coords), "cannot encode chunk: " + e.getMessage(), e);
+    }
+  }
+
+  /** Encodes and stores the chunk at {@code coords}. */
+  public void writeChunk(long[] coords, ChunkData chunk) throws IOException {
+    store.set(chunkKey(coords), encodeChunk(coords, chunk));
+  }
+}

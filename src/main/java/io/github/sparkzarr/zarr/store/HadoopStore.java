@@ -1,0 +1,170 @@
+package io.github.sparkzarr.zarr.store;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+
+/**
+ * A store on any Hadoop {@link FileSystem}: file, hdfs, s3a, gs, abfs, http. Each key is a file
+ * below the root directory.
+ *
+ * <p>Only {@link FileNotFoundException} means "absent"; every other failure propagates, so an
+ * unreachable object store is never mistaken for a missing chunk.
+ */
+public final class HadoopStore implements Store {
+  private final Path root;
+  private final FileSystem fs;
+  private final String location;
+
+  public HadoopStore(String uri, Configuration conf) throws IOException {
+    this(new Path(uri), conf);
+  }
+
+  public HadoopStore(Path root, Configuration conf) throws IOException {
+    this.fs = root.getFileSystem(conf);
+    this.root = fs.makeQualified(root);
+    this.location = withoutUserInfo(this.root.toUri());
+  }
+
+  /** The URI without "user:secret@", so locations are safe to print. */
+  static String withoutUserInfo(URI uri) {
+    if (uri.getUserInfo() == null) {
+      return uri.toString();
+    }
+    try {
+      return new URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getPath(), null, null)
+          .toString();
+    } catch (URISyntaxException e) {
+      return uri.getScheme() + "://" + uri.getHost() + uri.getPath();
+    }
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  public FileSystem fileSystem() {
+    return fs;
+  }
+
+  @Override
+  public String location() {
+    return location;
+  }
+
+  private Path pathOf(String key) {
+    String k = StoreKeys.validate(key);
+    return k.isEmpty() ? root : new Path(root, k);
+  }
+
+  @Override
+  public Optional<byte[]> get(String key) throws IOException {
+    Path p = pathOf(key);
+    try (FSDataInputStream in = fs.open(p)) {
+      return Optional.of(in.readAllBytes());
+    } catch (FileNotFoundException e) {
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public Optional<byte[]> getRange(String key, long offset, int length) throws IOException {
+    Path p = pathOf(key);
+    try (FSDataInputStream in = fs.open(p)) {
+      byte[] buf = new byte[length];
+      in.readFully(offset, buf);
+      return Optional.of(buf);
+    } catch (FileNotFoundException e) {
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public Optional<Long> size(String key) throws IOException {
+    try {
+      FileStatus st = fs.getFileStatus(pathOf(key));
+      return st.isFile() ? Optional.of(st.getLen()) : Optional.empty();
+    } catch (FileNotFoundException e) {
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public List<String> list(String prefix) throws IOException {
+    String dir = StoreKeys.validate(prefix);
+    List<String> out = new ArrayList<>();
+    Path base = pathOf(dir);
+    try {
+      RemoteIterator<LocatedFileStatus> it = fs.listFiles(base, true);
+      String rootText = root.toUri().getPath();
+      while (it.hasNext()) {
+        String full = it.next().getPath().toUri().getPath();
+        out.add(relative(rootText, full));
+      }
+    } catch (FileNotFoundException e) {
+      return out;
+    }
+    return out;
+  }
+
+  @Override
+  public List<String> listDir(String prefix) throws IOException {
+    String dir = StoreKeys.validate(prefix);
+    List<String> out = new ArrayList<>();
+    try {
+      for (FileStatus st : fs.listStatus(pathOf(dir))) {
+        String name = st.getPath().getName();
+        out.add(st.isDirectory() ? name + "/" : name);
+      }
+    } catch (FileNotFoundException e) {
+      return out;
+    }
+    out.sort(null);
+    return out;
+  }
+
+  private static String relative(String rootPath, String full) {
+    String r = rootPath.endsWith("/") ? rootPath : rootPath + "/";
+    if (!full.startsWith(r)) {
+      throw new IllegalStateException(full + " is not below " + rootPath);
+    }
+    return full.substring(r.length());
+  }
+
+  @Override
+  public void set(String key, byte[] value) throws IOException {
+    try (FSDataOutputStream out = fs.create(pathOf(key), true)) {
+      out.write(value);
+    }
+  }
+
+  @Override
+  public void delete(String key) throws IOException {
+    Path p = pathOf(key);
+    fs.delete(p, false);
+  }
+
+  @Override
+  public void deletePrefix(String prefix) throws IOException {
+    String dir = StoreKeys.validate(prefix);
+    if (dir.isEmpty()) {
+      for (FileStatus st : fs.listStatus(root)) {
+        fs.delete(st.getPath(), true);
+      }
+      return;
+    }
+    fs.delete(pathOf(dir), true);
+  }
+}

@@ -1,0 +1,145 @@
+package io.github.sparkzarr.zarr;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkzarr.zarr.chunk.ChunkData;
+import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
+import io.github.sparkzarr.zarr.dtype.DataType;
+import io.github.sparkzarr.zarr.dtype.NumpyDtype;
+import io.github.sparkzarr.zarr.metadata.ArrayMetadata;
+import io.github.sparkzarr.zarr.metadata.ChunkKeyEncoding;
+import io.github.sparkzarr.zarr.metadata.FillValue;
+import io.github.sparkzarr.zarr.metadata.Json;
+import io.github.sparkzarr.zarr.store.MemoryStore;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ZarrArrayTest {
+
+  private static ArrayMetadata int32(long[] shape, int[] chunks, String dtype, boolean fortran, int fill)
+      throws Exception {
+    DataType type = NumpyDtype.parse(dtype);
+    return new ArrayMetadata(2, shape, chunks, type,
+        FillValue.parseV2(Json.nodes().numberNode(fill), type),
+        new V2ChunkCodec(type, fortran, List.of(), null), ChunkKeyEncoding.v2('.'),
+        List.of("y", "x"), Json.object());
+  }
+
+  /** A 5x7 array of value 100*i+j, written chunk by chunk from the whole. */
+  private static int[] writeRamp(ZarrArray a) throws Exception {
+    long[] shape = a.metadata().shape();
+    int[] chunk = a.metadata().chunkShape();
+    int[] values = new int[(int) (shape[0] * shape[1])];
+    for (int i = 0; i < shape[0]; i++) {
+      for (int j = 0; j < shape[1]; j++) {
+        values[(int) (i * shape[1] + j)] = 100 * i + j;
+      }
+    }
+    long[] grid = a.metadata().gridShape();
+    for (long ci = 0; ci < grid[0]; ci++) {
+      for (long cj = 0; cj < grid[1]; cj++) {
+        if (ci == 1 && cj == 1) {
+          continue; // leave one chunk missing
+        }
+        ByteBuffer b = ByteBuffer.allocate(chunk[0] * chunk[1] * 4).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < chunk[0]; i++) {
+          for (int j = 0; j < chunk[1]; j++) {
+            long gi = ci * chunk[0] + i;
+            long gj = cj * chunk[1] + j;
+            b.putInt(gi < shape[0] && gj < shape[1] ? values[(int) (gi * shape[1] + gj)] : -7);
+          }
+        }
+        a.writeChunk(new long[] {ci, cj}, ChunkData.ofBytes(a.memoryType(), chunk, b.array()));
+      }
+    }
+    return values;
+  }
+
+  private static int[] ints(ChunkData c) {
+    int[] out = new int[c.elementCount()];
+    ByteBuffer.wrap(c.bytes()).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(out);
+    return out;
+  }
+
+  @Test
+  void roundTripsEveryLayoutWithEdgeAndMissingChunks() throws Exception {
+    for (String dtype : new String[] {"<i4", ">i4"}) {
+      for (boolean fortran : new boolean[] {false, true}) {
+        MemoryStore store = new MemoryStore();
+        ZarrArray written = ZarrHierarchy.writeArrayV2(store, "g/a",
+            int32(new long[] {5, 7}, new int[] {2, 3}, dtype, fortran, 42));
+        int[] values = writeRamp(written);
+        ZarrArray a = ZarrArray.open(store, "g/a");
+        assertEquals(List.of("y", "x"), a.metadata().dimensionNames());
+        int[] got = ints(a.readAll());
+        for (int i = 0; i < 5; i++) {
+          for (int j = 0; j < 7; j++) {
+            boolean missing = i >= 2 && i < 4 && j >= 3 && j < 6;
+            assertEquals(missing ? 42 : values[i * 7 + j], got[i * 7 + j],
+                dtype + " fortran=" + fortran + " at " + i + "," + j);
+          }
+        }
+        int[] region = ints(a.read(new long[] {1, 2}, new int[] {3, 2}));
+        assertArrayEquals(new int[] {102, 103, 202, 42, 302, 42}, region);
+        assertFalse(a.readChunkIfPresent(new long[] {1, 1}).isPresent());
+        assertTrue(store.exists("g/a/2.2"));
+      }
+    }
+  }
+
+  @Test
+  void bigEndianChunksAreStoredBigEndian() throws Exception {
+    MemoryStore store = new MemoryStore();
+    ZarrArray a = ZarrHierarchy.writeArrayV2(store, "a",
+        int32(new long[] {1, 1}, new int[] {1, 1}, ">i4", false, 0));
+    a.writeChunk(new long[] {0, 0}, ChunkData.ofBytes(a.memoryType(), new int[] {1, 1}, new byte[] {1, 2, 3, 4}));
+    assertArrayEquals(new byte[] {4, 3, 2, 1}, store.get("a/0.0").orElseThrow());
+  }
+
+  @Test
+  void wrongSizedChunkNamesStoreAndKey() throws Exception {
+    MemoryStore store = new MemoryStore("mem://test");
+    ZarrHierarchy.writeArrayV2(store, "a", int32(new long[] {4, 4}, new int[] {2, 2}, "<i4", false, 0));
+    store.set("a/0.1", new byte[5]);
+    ZarrException e = assertThrows(ZarrException.class, () -> ZarrArray.open(store, "a").readAll());
+    assertTrue(e.getMessage().contains("mem://test"), e.getMessage());
+    assertTrue(e.getMessage().contains("a/0.1"), e.getMessage());
+    assertTrue(e.getMessage().contains("expected 16"), e.getMessage());
+  }
+
+  @Test
+  void badMetadataNamesTheProblem() throws Exception {
+    MemoryStore store = new MemoryStore("mem://bad");
+    store.set("a/.zarray", ("{\"zarr_format\":2,\"shape\":[4],\"chunks\":[0],\"dtype\":\"<i4\","
+        + "\"compressor\":null,\"fill_value\":0,\"order\":\"C\",\"filters\":null}").getBytes(StandardCharsets.UTF_8));
+    ZarrException e = assertThrows(ZarrException.class, () -> ZarrArray.open(store, "a"));
+    assertTrue(e.getMessage().contains("a/.zarray") && e.getMessage().contains("positive"), e.getMessage());
+    store.set("b/.zarray", "{\"zarr_format\":2,".getBytes(StandardCharsets.UTF_8));
+    e = assertThrows(ZarrException.class, () -> ZarrArray.open(store, "b"));
+    assertTrue(e.getMessage().contains("malformed JSON"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> ZarrArray.open(store, "../x"));
+  }
+
+  @Test
+  void consolidatedMetadataServesChildren() throws Exception {
+    MemoryStore store = new MemoryStore();
+    ZarrHierarchy.writeGroupV2(store, "", Json.object().put("title", "t"));
+    ZarrHierarchy.writeGroupV2(store, "g", null);
+    ZarrHierarchy.writeArrayV2(store, "g/a", int32(new long[] {2, 2}, new int[] {2, 2}, "<i4", false, 0));
+    ZarrHierarchy.consolidateV2(store);
+    store.delete("g/a/.zarray"); // only the consolidated copy remains
+    ZarrHierarchy h = ZarrHierarchy.open(store);
+    assertTrue(h.isConsolidated());
+    assertEquals(List.of("g"), h.children(""));
+    assertEquals(List.of("g/a"), h.children("g"));
+    assertEquals("t", h.openGroup("").attributes().get("title").asText());
+    assertArrayEquals(new long[] {2, 2}, h.openArray("g/a").metadata().shape());
+  }
+}
