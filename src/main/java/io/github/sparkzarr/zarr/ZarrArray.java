@@ -129,6 +129,41 @@ public final class ZarrArray {
 
   /** The region of {@code shape} starting at {@code start}, C-ordered and little-endian. */
   public ChunkData read(long[] start, int[] shape) throws IOException {
+    checkRegion(start, shape);
+    ChunkData out = fillChunk(shape);
+    int[] chunk = metadata.chunkShape();
+    forEachChunk(start, shape, (coords, inChunk, inRegion, box) -> {
+      Optional<ChunkData> data = readChunkIfPresent(coords);
+      if (data.isPresent()) {
+        copy(data.get(), chunk, inChunk, out, shape, inRegion, box);
+      }
+    });
+    return out;
+  }
+
+  /**
+   * Writes {@code region} (C-ordered, little-endian) at {@code start}. Chunks the region covers
+   * only in part are read, updated and written back; not safe against concurrent writers of the
+   * same chunk.
+   */
+  public void write(long[] start, ChunkData region) throws IOException {
+    int[] shape = region.shape();
+    checkRegion(start, shape);
+    int[] chunk = metadata.chunkShape();
+    long[] arrayShape = metadata.shape();
+    forEachChunk(start, shape, (coords, inChunk, inRegion, box) -> {
+      boolean whole = true;
+      for (int i = 0; i < chunk.length; i++) {
+        long inBounds = Math.min(chunk[i], arrayShape[i] - coords[i] * chunk[i]);
+        whole &= inChunk[i] == 0 && box[i] == inBounds;
+      }
+      ChunkData target = whole ? fillChunk(chunk) : readChunk(coords);
+      copy(region, shape, inRegion, target, chunk, inChunk, box);
+      writeChunk(coords, target);
+    });
+  }
+
+  private void checkRegion(long[] start, int[] shape) {
     int rank = metadata.rank();
     long[] arrayShape = metadata.shape();
     if (start.length != rank || shape.length != rank) {
@@ -140,9 +175,25 @@ public final class ZarrArray {
             + Arrays.toString(shape) + " is outside the array " + Arrays.toString(arrayShape));
       }
     }
-    ChunkData out = fillChunk(shape);
-    if (out.elementCount() == 0) {
-      return out;
+  }
+
+  private static void copy(ChunkData src, int[] srcShape, int[] srcStart,
+      ChunkData dst, int[] dstShape, int[] dstStart, int[] box) {
+    boolean objects = src.holdsObjects();
+    BoxCopy.copy(objects ? src.objects() : src.bytes(), srcShape, srcStart,
+        objects ? dst.objects() : dst.bytes(), dstShape, dstStart, box,
+        objects ? 1 : src.type().size());
+  }
+
+  /** Visits each chunk a region touches, with the overlap's corner in both and its size. */
+  private interface ChunkVisitor {
+    void visit(long[] coords, int[] inChunk, int[] inRegion, int[] box) throws IOException;
+  }
+
+  private void forEachChunk(long[] start, int[] shape, ChunkVisitor visitor) throws IOException {
+    int rank = shape.length;
+    if (ChunkData.count(shape) == 0) {
+      return;
     }
     int[] chunk = metadata.chunkShape();
     long[] first = new long[rank];
@@ -152,26 +203,19 @@ public final class ZarrArray {
       last[i] = (start[i] + shape[i] - 1) / chunk[i];
     }
     long[] coords = first.clone();
-    Object target = out.holdsObjects() ? out.objects() : out.bytes();
-    int elementSize = out.holdsObjects() ? 1 : out.type().size();
     while (true) {
-      Optional<ChunkData> data = readChunkIfPresent(coords);
-      if (data.isPresent()) {
-        int[] srcStart = new int[rank];
-        int[] dstStart = new int[rank];
-        int[] box = new int[rank];
-        for (int i = 0; i < rank; i++) {
-          long chunkOrigin = coords[i] * chunk[i];
-          long lo = Math.max(start[i], chunkOrigin);
-          long hi = Math.min(start[i] + shape[i], chunkOrigin + chunk[i]);
-          srcStart[i] = (int) (lo - chunkOrigin);
-          dstStart[i] = (int) (lo - start[i]);
-          box[i] = (int) (hi - lo);
-        }
-        ChunkData c = data.get();
-        Object source = c.holdsObjects() ? c.objects() : c.bytes();
-        BoxCopy.copy(source, chunk, srcStart, target, shape, dstStart, box, elementSize);
+      int[] inChunk = new int[rank];
+      int[] inRegion = new int[rank];
+      int[] box = new int[rank];
+      for (int i = 0; i < rank; i++) {
+        long chunkOrigin = coords[i] * chunk[i];
+        long lo = Math.max(start[i], chunkOrigin);
+        long hi = Math.min(start[i] + shape[i], chunkOrigin + chunk[i]);
+        inChunk[i] = (int) (lo - chunkOrigin);
+        inRegion[i] = (int) (lo - start[i]);
+        box[i] = (int) (hi - lo);
       }
+      visitor.visit(coords.clone(), inChunk, inRegion, box);
       int axis = rank - 1;
       while (axis >= 0) {
         if (++coords[axis] <= last[axis]) {
@@ -181,7 +225,7 @@ public final class ZarrArray {
         axis--;
       }
       if (axis < 0) {
-        return out;
+        return;
       }
     }
   }
