@@ -697,7 +697,7 @@ def build_attrs(c, root):
     c.add(g, "empty_attrs_file", "", data=np.arange(3, dtype="<i4"))
     z = zarr.open_array(g.store, path="attrs/empty_attrs_file", mode="r+")
     z.attrs.update({})
-    note(S, "attrs/empty_attrs_file", "no .zattrs file")
+    note(S, "attrs/empty_attrs_file", ".zattrs file holding an empty object {}")
 
 
 def build_arrays_store(c):
