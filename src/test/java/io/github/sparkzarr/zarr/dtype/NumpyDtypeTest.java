@@ -1,0 +1,80 @@
+package io.github.sparkzarr.zarr.dtype;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.ByteOrder;
+import org.junit.jupiter.api.Test;
+
+class NumpyDtypeTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Test
+  void typeStringsRoundTrip() {
+    for (String s : new String[] {"|b1", "|i1", "<i2", ">i8", "|u1", ">u4", "<f2", ">f8", "<c8",
+        ">c16", "<M8[ns]", ">m8[D]", "<M8[10s]", "<M8", "|S0", "|S12", "<U3", ">U1", "|V5"}) {
+      assertEquals(s, NumpyDtype.toText(NumpyDtype.parse(s)), s);
+    }
+  }
+
+  @Test
+  void parsesWhatTheStringSays() {
+    DataType t = NumpyDtype.parse(">M8[15m]");
+    assertEquals(DataType.Kind.DATETIME, t.kind());
+    assertEquals("m", t.unit());
+    assertEquals(15, t.unitCount());
+    assertEquals(ByteOrder.BIG_ENDIAN, t.order());
+    assertEquals(20, NumpyDtype.parse("<U5").size());
+    assertEquals("us", NumpyDtype.parse("<m8[μs]").unit());
+  }
+
+  @Test
+  void structuredTypesKeepOffsetsAndSubarrays() throws Exception {
+    JsonNode json = JSON.readTree(
+        "[[\"a\",\"<i4\"],[\"\",\"|V4\"],[\"b\",\">f8\",[2,3]],[\"c\",[[\"x\",\"|u1\"],[\"y\",\"<U2\"]]]]");
+    DataType t = NumpyDtype.parse(json);
+    assertEquals(4 + 4 + 48 + 9, t.size());
+    assertEquals(3, t.fields().size());
+    assertEquals(8, t.fields().get(1).offset());
+    assertEquals(6, t.fields().get(1).count());
+    assertEquals(56, t.fields().get(2).offset());
+    assertTrue(t.needsSwap());
+    assertEquals(json, NumpyDtype.toJson(t));
+  }
+
+  @Test
+  void rejectsNonsense() {
+    for (String s : new String[] {"<i3", "<f1", "|b2", "<M8[xs]", "<i4[ns]", "Q", "", "<U"}) {
+      assertThrows(IllegalArgumentException.class, () -> NumpyDtype.parse(s), s);
+    }
+  }
+
+  @Test
+  void swapsEveryBigEndianPart() {
+    DataType c = NumpyDtype.parse(">c8");
+    byte[] data = {1, 2, 3, 4, 5, 6, 7, 8};
+    ByteSwapper.swapBigEndianParts(c, data, 0, 1);
+    assertEquals("[4, 3, 2, 1, 8, 7, 6, 5]", java.util.Arrays.toString(data));
+  }
+
+  @Test
+  void float16RoundTripsEveryHalfValue() {
+    for (int h = 0; h < 0x10000; h++) {
+      float f = Float16.toFloat((short) h);
+      short back = Float16.fromDouble(f);
+      if (Float.isNaN(f)) {
+        assertTrue(Float.isNaN(Float16.toFloat(back)));
+      } else {
+        assertEquals((short) h, back, "half 0x" + Integer.toHexString(h));
+      }
+    }
+    assertEquals((short) 0x3c00, Float16.fromDouble(1.0));
+    assertEquals((short) 0x7c00, Float16.fromDouble(65520.0)); // rounds to infinity
+    assertEquals((short) 0x7bff, Float16.fromDouble(65519.0));
+    assertEquals((short) 0x0000, Float16.fromDouble(0x1p-25)); // ties to even: zero
+    assertEquals((short) 0x0001, Float16.fromDouble(0x1.8p-25));
+  }
+}
