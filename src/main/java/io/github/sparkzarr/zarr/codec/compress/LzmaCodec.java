@@ -102,6 +102,8 @@ public final class LzmaCodec implements BytesCodec {
     ObjectNode config = CodecConfig.withId(ID).put("format", format).put("check", check);
     if (preset == null) {
       config.putNull("preset");
+    } else if (preset == preset.intValue()) {
+      config.put("preset", preset.intValue()); // an int node, as JSON parsing gives
     } else {
       config.put("preset", preset);
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
+import com.github.luben.zstd.ZstdException;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import io.github.sparkzarr.zarr.codec.BytesCodec;
 import io.github.sparkzarr.zarr.codec.CodecConfig;
@@ -92,16 +93,19 @@ public record ZstdCodec(int level, boolean checksum) implements BytesCodec {
    * out} exactly fails; otherwise a too small {@code out} returns null so the caller can stream.
    */
   private static byte[] decodeInto(byte[] input, byte[] out, boolean exact) throws CodecException {
-    long n = Zstd.decompressByteArray(out, 0, out.length, input, 0, input.length);
-    if (Zstd.isError(n)) {
-      if (Zstd.getErrorCode(n) == Zstd.errDstSizeTooSmall()) {
+    int n;
+    try {
+      // zstd-jni reports failures as ZstdException, not as error codes
+      n = (int) Zstd.decompressByteArray(out, 0, out.length, input, 0, input.length);
+    } catch (ZstdException e) {
+      if (e.getErrorCode() == Zstd.errDstSizeTooSmall()) {
         if (!exact) {
           return null;
         }
         throw new CodecException(
             ID + ": data decodes to more than the expected " + out.length + " bytes");
       }
-      throw new CodecException(ID + ": corrupt or truncated data (" + Zstd.getErrorName(n) + ")");
+      throw new CodecException(ID + ": corrupt or truncated data (" + e.getMessage() + ")", e);
     }
     if (n != out.length) {
       throw new CodecException(ID + ": data decodes to " + n + " bytes, expected " + out.length);
