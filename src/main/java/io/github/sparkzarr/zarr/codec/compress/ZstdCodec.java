@@ -68,6 +68,9 @@ public record ZstdCodec(int level, boolean checksum) implements BytesCodec {
     if (decodedSize >= 0) {
       return decodeInto(input, new byte[decodedSize], true);
     }
+    if (input.length == 0) {
+      throw new CodecException(ID + ": no data (an empty input holds no zstd frame)");
+    }
     long declared = Zstd.getFrameContentSize(input); // negative: unknown or unreadable
     if (declared >= 0) {
       if (declared > DecodeTarget.MAX_SIZE || declared > input.length * MAX_RATIO) {
@@ -106,6 +109,8 @@ public record ZstdCodec(int level, boolean checksum) implements BytesCodec {
             ID + ": data decodes to more than the expected " + out.length + " bytes");
       }
       throw new CodecException(ID + ": corrupt or truncated data (" + e.getMessage() + ")", e);
+    } catch (RuntimeException e) {
+      throw DecodeTarget.corrupt(ID, e); // zstd-jni's own argument checks, e.g. on empty input
     }
     if (n != out.length) {
       throw new CodecException(ID + ": data decodes to " + n + " bytes, expected " + out.length);
