@@ -1,6 +1,16 @@
 package io.github.sparkzarr.zarr.codec;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.sparkzarr.zarr.codec.checksum.Adler32Codec;
+import io.github.sparkzarr.zarr.codec.checksum.Crc32Codec;
+import io.github.sparkzarr.zarr.codec.checksum.Crc32cCodec;
+import io.github.sparkzarr.zarr.codec.checksum.Fletcher32Codec;
+import io.github.sparkzarr.zarr.codec.compress.Bz2Codec;
+import io.github.sparkzarr.zarr.codec.compress.GzipCodec;
+import io.github.sparkzarr.zarr.codec.compress.Lz4Codec;
+import io.github.sparkzarr.zarr.codec.compress.LzmaCodec;
+import io.github.sparkzarr.zarr.codec.compress.ZlibCodec;
+import io.github.sparkzarr.zarr.codec.compress.ZstdCodec;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
@@ -20,6 +30,16 @@ public final class CodecRegistry {
 
   static {
     // compressors and checksums (codec/compress, codec/checksum)
+    register(ZlibCodec.ID, ZlibCodec::fromConfig);
+    register(GzipCodec.ID, GzipCodec::fromConfig);
+    register(Bz2Codec.ID, Bz2Codec::fromConfig);
+    register(LzmaCodec.ID, LzmaCodec::fromConfig);
+    register(ZstdCodec.ID, ZstdCodec::fromConfig);
+    register(Lz4Codec.ID, Lz4Codec::fromConfig);
+    register(Crc32Codec.ID, Crc32Codec::fromConfig);
+    register(Adler32Codec.ID, Adler32Codec::fromConfig);
+    register(Crc32cCodec.ID, Crc32cCodec::fromConfig);
+    register(Fletcher32Codec.ID, Fletcher32Codec::fromConfig);
 
     // blosc (codec/blosc)
 

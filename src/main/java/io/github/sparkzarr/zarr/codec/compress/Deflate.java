@@ -1,0 +1,62 @@
+package io.github.sparkzarr.zarr.codec.compress;
+
+import io.github.sparkzarr.zarr.codec.CodecException;
+import java.util.Arrays;
+import java.util.zip.DataFormatException;
+import java.util.zip.Deflater;
+import java.util.zip.Inflater;
+
+/** Deflate streams for zlib and gzip, without stream wrappers or intermediate copies. */
+final class Deflate {
+  private Deflate() {}
+
+  /**
+   * Compresses {@code input} into a new array that leaves {@code head} free bytes before and
+   * {@code tail} free bytes after the deflate data, for a container's header and trailer.
+   */
+  static byte[] deflate(byte[] input, int level, boolean raw, int head, int tail) {
+    Deflater deflater = new Deflater(level, raw);
+    try {
+      deflater.setInput(input);
+      deflater.finish();
+      // zlib's deflateBound is about n + n/1000 + 12; a little slack avoids regrowing
+      byte[] out = new byte[head + input.length + input.length / 1000 + 64 + tail];
+      int end = head;
+      while (!deflater.finished()) {
+        if (end == out.length - tail) {
+          out = Arrays.copyOf(out, out.length * 2);
+        }
+        end += deflater.deflate(out, end, out.length - tail - end);
+      }
+      return end + tail == out.length ? out : Arrays.copyOf(out, end + tail);
+    } finally {
+      deflater.end();
+    }
+  }
+
+  /** Inflates the one deflate stream the inflater holds into {@code target}. */
+  static void inflate(String codec, Inflater inflater, DecodeTarget target) throws CodecException {
+    try {
+      while (!inflater.finished()) {
+        if (inflater.needsInput()) {
+          throw new CodecException(codec + ": truncated data (deflate stream does not end)");
+        }
+        if (inflater.needsDictionary()) {
+          throw new CodecException(codec + ": data needs a preset dictionary, unsupported");
+        }
+        if (target.reserve()) {
+          target.advance(inflater.inflate(target.buffer(), target.size(), target.free()));
+        } else if (inflater.inflate(new byte[1]) > 0) {
+          throw target.tooLarge();
+        }
+      }
+    } catch (DataFormatException e) {
+      throw DecodeTarget.corrupt(codec, e);
+    }
+  }
+
+  /** A first output capacity for data of unknown decoded size. */
+  static long guess(int compressedLength) {
+    return compressedLength * 4L;
+  }
+}

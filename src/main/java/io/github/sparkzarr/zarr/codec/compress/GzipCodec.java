@@ -1,0 +1,165 @@
+package io.github.sparkzarr.zarr.codec.compress;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.sparkzarr.zarr.codec.BytesCodec;
+import io.github.sparkzarr.zarr.codec.CodecConfig;
+import io.github.sparkzarr.zarr.codec.CodecException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.zip.CRC32;
+import java.util.zip.Inflater;
+
+/**
+ * numcodecs "gzip": gzip members (RFC 1952) as Python's {@code gzip.GzipFile} writes and reads
+ * them. Decoding accepts several members and zero padding after a member, as Python does.
+ */
+public record GzipCodec(int level) implements BytesCodec {
+  public static final String ID = "gzip";
+
+  private static final VarHandle INT_LE =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final int HEADER = 10;
+  private static final int TRAILER = 8;
+  private static final int FHCRC = 2;
+  private static final int FEXTRA = 4;
+  private static final int FNAME = 8;
+  private static final int FCOMMENT = 16;
+
+  public GzipCodec {
+    if (level < 0 || level > 9) {
+      throw new IllegalArgumentException("gzip level must be 0..9, got " + level);
+    }
+  }
+
+  public static GzipCodec fromConfig(JsonNode config) throws CodecException {
+    int level = CodecConfig.optionalInt(config, "level", 1);
+    try {
+      return new GzipCodec(level);
+    } catch (IllegalArgumentException e) {
+      throw new CodecException(CodecConfig.describe(config) + ": " + e.getMessage());
+    }
+  }
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  @Override
+  public ObjectNode toConfig() {
+    return CodecConfig.withId(ID).put("level", level);
+  }
+
+  /** One member with mtime 0 (so equal input gives equal output) and OS "unknown", like Python. */
+  @Override
+  public byte[] encode(byte[] input, int itemSize) {
+    byte[] out = Deflate.deflate(input, level, true, HEADER, TRAILER);
+    out[0] = (byte) 0x1f;
+    out[1] = (byte) 0x8b;
+    out[2] = 8; // deflate
+    out[8] = (byte) (level == 9 ? 2 : level == 1 ? 4 : 0); // XFL: best / fastest
+    out[9] = (byte) 255;
+    CRC32 crc = new CRC32();
+    crc.update(input);
+    putIntLe(out, out.length - 8, (int) crc.getValue());
+    putIntLe(out, out.length - 4, input.length);
+    return out;
+  }
+
+  @Override
+  public byte[] decode(byte[] input, int decodedSize) throws CodecException {
+    DecodeTarget target = new DecodeTarget(ID, decodedSize, Deflate.guess(input.length));
+    Inflater inflater = new Inflater(true);
+    try {
+      int pos = 0;
+      while (pos < input.length) {
+        pos = decodeMember(input, pos, inflater, target);
+        while (pos < input.length && input[pos] == 0) {
+          pos++;
+        }
+        inflater.reset();
+      }
+    } finally {
+      inflater.end();
+    }
+    return target.finish();
+  }
+
+  /** Decodes the member at {@code pos} into {@code target}, returning the position after it. */
+  private static int decodeMember(byte[] in, int pos, Inflater inflater, DecodeTarget target)
+      throws CodecException {
+    int start = target.size();
+    int data = skipHeader(in, pos);
+    inflater.setInput(in, data, in.length - data);
+    Deflate.inflate(ID, inflater, target);
+    int trailer = in.length - inflater.getRemaining();
+    if (trailer + TRAILER > in.length) {
+      throw new CodecException(ID + ": truncated data (member has no CRC32 and size trailer)");
+    }
+    CRC32 crc = new CRC32();
+    crc.update(target.buffer(), start, target.size() - start);
+    int expectedCrc = intLe(in, trailer);
+    if (expectedCrc != (int) crc.getValue()) {
+      throw new CodecException(
+          String.format(
+              "%s: CRC32 mismatch: expected 0x%08x, actual 0x%08x",
+              ID, expectedCrc, (int) crc.getValue()));
+    }
+    if (intLe(in, trailer + 4) != target.size() - start) {
+      throw new CodecException(ID + ": member size does not match its trailer");
+    }
+    return trailer + TRAILER;
+  }
+
+  /** The position of the deflate data after the member header at {@code pos}. */
+  private static int skipHeader(byte[] in, int pos) throws CodecException {
+    if (pos + HEADER > in.length) {
+      throw new CodecException(ID + ": truncated gzip header");
+    }
+    if ((in[pos] & 0xff) != 0x1f || (in[pos + 1] & 0xff) != 0x8b) {
+      throw new CodecException(ID + ": not gzip data (bad magic bytes at offset " + pos + ")");
+    }
+    if (in[pos + 2] != 8) {
+      throw new CodecException(ID + ": unknown compression method " + in[pos + 2]);
+    }
+    int flags = in[pos + 3];
+    int p = pos + HEADER;
+    if ((flags & FEXTRA) != 0) {
+      p = checkedEnd(in, p + 2) + ((in[p] & 0xff) | (in[p + 1] & 0xff) << 8);
+    }
+    if ((flags & FNAME) != 0) {
+      p = afterZero(in, p);
+    }
+    if ((flags & FCOMMENT) != 0) {
+      p = afterZero(in, p);
+    }
+    if ((flags & FHCRC) != 0) {
+      p += 2;
+    }
+    return checkedEnd(in, p);
+  }
+
+  private static int afterZero(byte[] in, int p) throws CodecException {
+    while (checkedEnd(in, p + 1) > 0 && in[p] != 0) {
+      p++;
+    }
+    return p + 1;
+  }
+
+  private static int checkedEnd(byte[] in, int end) throws CodecException {
+    if (end > in.length) {
+      throw new CodecException(ID + ": truncated gzip header");
+    }
+    return end;
+  }
+
+  private static int intLe(byte[] b, int p) {
+    return (int) INT_LE.get(b, p);
+  }
+
+  private static void putIntLe(byte[] b, int p, int v) {
+    INT_LE.set(b, p, v);
+  }
+}
