@@ -22,6 +22,7 @@ public final class CodecRegistry {
     // compressors and checksums (codec/compress, codec/checksum)
 
     // blosc (codec/blosc)
+    register("blosc", io.github.sparkzarr.zarr.codec.blosc.BloscCodec::fromConfig);
 
     // filters and object codecs (codec/filter)
 
