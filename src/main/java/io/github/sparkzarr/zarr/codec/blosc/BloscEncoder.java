@@ -82,6 +82,8 @@ final class BloscEncoder {
     }
     byte[] frame = new byte[limit];
     byte[] shuffled = filter == BloscShuffle.NOSHUFFLE ? null : new byte[blockSize];
+    // Streams compress into a small buffer: JNI compressors pin whole arrays on every call.
+    byte[] stream = new byte[Math.max(blockSize, 1)];
     int pos = offsetsEnd;
     try (InnerCodec codec = cname.newEncoder(clevel)) {
       for (int j = 0; j < nblocks; j++) {
@@ -103,8 +105,10 @@ final class BloscEncoder {
           int from = srcOff + s * streamSize;
           // Stored raw unless strictly smaller: a size equal to streamSize means raw.
           int room = Math.min(streamSize - 1, limit - pos - 4);
-          int csize = codec.compress(src, from, streamSize, frame, pos + 4, room);
-          if (csize <= 0) {
+          int csize = codec.compress(src, from, streamSize, stream, 0, room);
+          if (csize > 0) {
+            System.arraycopy(stream, 0, frame, pos + 4, csize);
+          } else {
             if (limit - pos - 4 < streamSize) {
               return null;
             }
