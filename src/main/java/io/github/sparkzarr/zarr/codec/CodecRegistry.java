@@ -42,6 +42,7 @@ public final class CodecRegistry {
     register(Fletcher32Codec.ID, Fletcher32Codec::fromConfig);
 
     // blosc (codec/blosc)
+    register("blosc", io.github.sparkzarr.zarr.codec.blosc.BloscCodec::fromConfig);
 
     // filters and object codecs (codec/filter)
 

@@ -1,0 +1,93 @@
+package io.github.sparkzarr.zarr.codec.blosc;
+
+/**
+ * Blosc's byte shuffle: a block of n elements of t bytes becomes t streams of n bytes (byte j of
+ * every element, then byte j+1...). Bytes after the last whole element stay in place at the end.
+ * Unshuffle is the hot path of reads, so the common element sizes assemble whole words.
+ */
+final class ByteShuffle {
+  private ByteShuffle() {}
+
+  static void shuffle(int typeSize, int blockBytes, byte[] src, int srcOff, byte[] dst, int dstOff) {
+    int n = blockBytes / typeSize;
+    switch (typeSize) {
+      case 4 -> {
+        for (int i = 0; i < n; i++) {
+          int v = LittleEndian.readInt(src, srcOff + 4 * i);
+          dst[dstOff + i] = (byte) v;
+          dst[dstOff + n + i] = (byte) (v >>> 8);
+          dst[dstOff + 2 * n + i] = (byte) (v >>> 16);
+          dst[dstOff + 3 * n + i] = (byte) (v >>> 24);
+        }
+      }
+      case 8 -> {
+        for (int i = 0; i < n; i++) {
+          long v = LittleEndian.readLong(src, srcOff + 8 * i);
+          for (int j = 0; j < 8; j++) {
+            dst[dstOff + j * n + i] = (byte) (v >>> (8 * j));
+          }
+        }
+      }
+      default -> {
+        for (int j = 0; j < typeSize; j++) {
+          int out = dstOff + j * n;
+          for (int i = 0, in = srcOff + j; i < n; i++, in += typeSize) {
+            dst[out + i] = src[in];
+          }
+        }
+      }
+    }
+    copyTail(typeSize, blockBytes, src, srcOff, dst, dstOff);
+  }
+
+  static void unshuffle(
+      int typeSize, int blockBytes, byte[] src, int srcOff, byte[] dst, int dstOff) {
+    int n = blockBytes / typeSize;
+    switch (typeSize) {
+      case 2 -> {
+        for (int i = 0, s1 = srcOff + n, out = dstOff; i < n; i++, out += 2) {
+          dst[out] = src[srcOff + i];
+          dst[out + 1] = src[s1 + i];
+        }
+      }
+      case 4 -> {
+        int s1 = srcOff + n;
+        int s2 = s1 + n;
+        int s3 = s2 + n;
+        for (int i = 0; i < n; i++) {
+          int v =
+              (src[srcOff + i] & 0xFF)
+                  | (src[s1 + i] & 0xFF) << 8
+                  | (src[s2 + i] & 0xFF) << 16
+                  | (src[s3 + i] & 0xFF) << 24;
+          LittleEndian.writeInt(dst, dstOff + 4 * i, v);
+        }
+      }
+      case 8 -> {
+        for (int i = 0; i < n; i++) {
+          long v = 0;
+          for (int j = 0, in = srcOff + i; j < 8; j++, in += n) {
+            v |= (src[in] & 0xFFL) << (8 * j);
+          }
+          LittleEndian.writeLong(dst, dstOff + 8 * i, v);
+        }
+      }
+      default -> {
+        for (int j = 0; j < typeSize; j++) {
+          int in = srcOff + j * n;
+          for (int i = 0, out = dstOff + j; i < n; i++, out += typeSize) {
+            dst[out] = src[in + i];
+          }
+        }
+      }
+    }
+    copyTail(typeSize, blockBytes, src, srcOff, dst, dstOff);
+  }
+
+  /** The bytes after the last whole element are not shuffled. */
+  private static void copyTail(
+      int typeSize, int blockBytes, byte[] src, int srcOff, byte[] dst, int dstOff) {
+    int whole = blockBytes - blockBytes % typeSize;
+    System.arraycopy(src, srcOff + whole, dst, dstOff + whole, blockBytes - whole);
+  }
+}
