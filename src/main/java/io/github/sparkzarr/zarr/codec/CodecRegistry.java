@@ -1,6 +1,7 @@
 package io.github.sparkzarr.zarr.codec;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.sparkzarr.zarr.codec.blosc.BloscCodec;
 import io.github.sparkzarr.zarr.codec.checksum.Adler32Codec;
 import io.github.sparkzarr.zarr.codec.checksum.Crc32Codec;
 import io.github.sparkzarr.zarr.codec.checksum.Crc32cCodec;
@@ -42,7 +43,7 @@ public final class CodecRegistry {
     register(Fletcher32Codec.ID, Fletcher32Codec::fromConfig);
 
     // blosc (codec/blosc)
-    register("blosc", io.github.sparkzarr.zarr.codec.blosc.BloscCodec::fromConfig);
+    register(BloscCodec.ID, BloscCodec::fromConfig);
 
     // filters and object codecs (codec/filter)
 

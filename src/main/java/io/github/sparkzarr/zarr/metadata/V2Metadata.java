@@ -44,6 +44,9 @@ public final class V2Metadata {
       int[] chunks = ints(required(zarray, "chunks"), "chunks");
       JsonNode dtypeNode = required(zarray, "dtype");
       List<ArrayFilter> filters = filters(zarray.get("filters"));
+      if (!zarray.has("filters")) {
+        throw new IllegalArgumentException("required field \"filters\" is missing (use null for none)");
+      }
       if (!zarray.has("compressor")) {
         throw new IllegalArgumentException("required field \"compressor\" is missing");
       }
