@@ -28,7 +28,7 @@ final class BloscDecoder {
     BloscHeader header = BloscHeader.read(frame);
     if (decodedSize >= 0 && header.nbytes() != decodedSize) {
       throw new CodecException(
-          "blosc: frame decodes to "
+          "blosc: the header's decoded size (nbytes) is "
               + header.nbytes()
               + " bytes but "
               + decodedSize
