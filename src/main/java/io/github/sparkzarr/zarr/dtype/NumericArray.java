@@ -80,7 +80,7 @@ public final class NumericArray {
     long raw = raw(i);
     return switch (type.size()) {
       case 2 -> HalfFloat.toDouble((short) raw);
-      case 4 -> Float.intBitsToFloat((int) raw);
+      case 4 -> floatToDouble((int) raw);
       case 8 -> Double.longBitsToDouble(raw);
       default -> throw new IllegalStateException(type + " elements are not floats");
     };
@@ -98,10 +98,33 @@ public final class NumericArray {
   public void setDouble(int i, double value) {
     switch (isFloat() ? type.size() : 0) {
       case 2 -> put(i, HalfFloat.fromDouble(value) & 0xffffL);
-      case 4 -> put(i, Float.floatToRawIntBits((float) value) & 0xffffffffL);
+      case 4 -> put(i, doubleToFloatBits(value) & 0xffffffffL);
       case 8 -> put(i, Double.doubleToRawLongBits(value));
       default -> throw new IllegalStateException(type + " elements are not floats");
     }
+  }
+
+  /**
+   * float32 to double; a NaN keeps its sign and payload and becomes quiet, as x86's cvtss2sd
+   * does (Java leaves NaN bits unspecified, numpy's results depend on them).
+   */
+  private static double floatToDouble(int bits) {
+    if ((bits & 0x7f800000) == 0x7f800000 && (bits & 0x7fffff) != 0) {
+      long sign = (long) (bits >>> 31) << 63;
+      long payload = (long) (bits & 0x7fffff) << 29;
+      return Double.longBitsToDouble(sign | 0x7ff8000000000000L | payload);
+    }
+    return Float.intBitsToFloat(bits);
+  }
+
+  /** double to float32 bits, rounding to nearest; a NaN keeps its sign and top payload bits. */
+  private static int doubleToFloatBits(double value) {
+    if (Double.isNaN(value)) {
+      long bits = Double.doubleToRawLongBits(value);
+      int sign = (int) (bits >>> 63) << 31;
+      return sign | 0x7fc00000 | (int) ((bits >>> 29) & 0x3fffff);
+    }
+    return Float.floatToRawIntBits((float) value);
   }
 
   /** The element's bits as an unsigned number (for bit manipulation of floats). */

@@ -35,12 +35,12 @@ public final class AsType extends ViewFilter {
   }
 
   @Override
-  NumericArray encodeValues(NumericArray x) {
+  NumericArray encodeValues(NumericArray x) throws CodecException {
     return NumpyCast.cast(x, astype);
   }
 
   @Override
-  NumericArray decodeValues(NumericArray enc) {
+  NumericArray decodeValues(NumericArray enc) throws CodecException {
     return NumpyCast.cast(enc, dtype);
   }
 }

@@ -59,6 +59,9 @@ public final class BitRound implements ArrayFilter {
   @Override
   public ChunkData encode(ChunkData decoded) throws CodecException {
     DataType type = encodedType(decoded.type());
+    if (type.needsSwap()) {
+      throw new CodecException("codec 'bitround' cannot encode big-endian " + type + " (numcodecs cannot either)");
+    }
     NumericArray in = NumericArray.wrap(type, decoded.bytes());
     NumericArray out = NumericArray.wrap(type, decoded.bytes().clone());
     int maskbits = mantissaBits(type.size()) - keepbits;

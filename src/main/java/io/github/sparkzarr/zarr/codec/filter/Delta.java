@@ -51,7 +51,7 @@ public final class Delta extends ViewFilter {
     NumericArray diff = NumericArray.allocate(dtype, 1);
     for (int i = 1; i < n; i++) {
       if (x.isFloat()) {
-        diff.setDouble(0, x.getDouble(i) - x.getDouble(i - 1));
+        diff.setDouble(0, ScalarArithmetic.apply(ScalarArithmetic.Op.SUBTRACT, x.getDouble(i), x.getDouble(i - 1)));
       } else {
         diff.setLong(0, x.getLong(i) - x.getLong(i - 1));
       }
@@ -61,7 +61,7 @@ public final class Delta extends ViewFilter {
   }
 
   @Override
-  NumericArray decodeValues(NumericArray enc) {
+  NumericArray decodeValues(NumericArray enc) throws CodecException {
     // with out= given, numpy accumulates in the promotion of both types, then casts once
     DataType accType = NumpyPromotion.promote(astype, dtype);
     NumericArray acc = NumericArray.allocate(accType, 1);
@@ -72,7 +72,11 @@ public final class Delta extends ViewFilter {
       if (i == 0) {
         NumpyCast.copy(term, 0, acc, 0);
       } else if (acc.isFloat()) {
-        acc.setDouble(0, acc.getDouble(0) + term.getDouble(0));
+        // numpy's float16 loop adds in the other operand order, which decides which NaN survives
+        boolean half = accType.size() == 2;
+        double a = half ? term.getDouble(0) : acc.getDouble(0);
+        double b = half ? acc.getDouble(0) : term.getDouble(0);
+        acc.setDouble(0, ScalarArithmetic.apply(ScalarArithmetic.Op.ADD, a, b));
       } else {
         acc.setLong(0, acc.getLong(0) + term.getLong(0));
       }

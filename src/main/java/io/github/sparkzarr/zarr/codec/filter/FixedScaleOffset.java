@@ -53,14 +53,14 @@ public final class FixedScaleOffset extends ViewFilter {
   }
 
   @Override
-  NumericArray encodeValues(NumericArray x) {
+  NumericArray encodeValues(NumericArray x) throws CodecException {
     NumericArray shifted = ScalarArithmetic.apply(x, Op.SUBTRACT, offset);
     NumericArray scaled = ScalarArithmetic.apply(shifted, Op.MULTIPLY, scale);
     return NumpyCast.cast(ScalarArithmetic.around(scaled), astype);
   }
 
   @Override
-  NumericArray decodeValues(NumericArray enc) {
+  NumericArray decodeValues(NumericArray enc) throws CodecException {
     NumericArray unscaled = ScalarArithmetic.apply(enc, Op.TRUE_DIVIDE, scale);
     return NumpyCast.cast(ScalarArithmetic.apply(unscaled, Op.ADD, offset), dtype);
   }

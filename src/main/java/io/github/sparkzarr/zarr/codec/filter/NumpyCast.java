@@ -11,13 +11,15 @@ import io.github.sparkzarr.zarr.dtype.NumericArray;
  * <p>Array casts ({@code astype}) convert out-of-range and NaN floats to integers the way numpy
  * 1.24 compiled for x86-64 does (its C casts use the cvttsd2si instructions); that behaviour is
  * undefined in C and may differ on other platforms. Scalar assignment ({@code a[0] = x}) goes
- * through Python's int() instead and is handled by {@link #setItem}.
+ * through Python's int() instead and is handled by {@link #setItem}. Where numpy's result
+ * depends on the element's position in the array (float64 NaN or out of range to uint32), the
+ * cast fails instead of guessing.
  */
 final class NumpyCast {
   private NumpyCast() {}
 
   /** {@code src.astype(dst)}. */
-  static NumericArray cast(NumericArray src, DataType dst) {
+  static NumericArray cast(NumericArray src, DataType dst) throws CodecException {
     NumericArray out = NumericArray.allocate(dst, src.length());
     for (int i = 0; i < src.length(); i++) {
       copy(src, i, out, i);
@@ -26,7 +28,7 @@ final class NumpyCast {
   }
 
   /** Casts element {@code i} of {@code src} into element {@code j} of {@code dst}. */
-  static void copy(NumericArray src, int i, NumericArray dst, int j) {
+  static void copy(NumericArray src, int i, NumericArray dst, int j) throws CodecException {
     if (src.isFloat()) {
       setFloat(dst, j, src.getDouble(i), src.type().size());
     } else {
@@ -57,7 +59,7 @@ final class NumpyCast {
   }
 
   /** Stores the float {@code x}, read from a float of {@code srcSize} bytes, into {@code dst[j]}. */
-  static void setFloat(NumericArray dst, int j, double x, int srcSize) {
+  static void setFloat(NumericArray dst, int j, double x, int srcSize) throws CodecException {
     switch (dst.type().kind()) {
       case BOOL -> dst.setLong(j, x != 0 ? 1 : 0); // NaN is true
       case FLOAT -> dst.setDouble(j, x);
@@ -66,7 +68,7 @@ final class NumpyCast {
   }
 
   /** numpy's array cast of a float to an integer type (see the class comment). */
-  static long floatToInteger(double x, int srcSize, DataType dst) {
+  static long floatToInteger(double x, int srcSize, DataType dst) throws CodecException {
     boolean unsigned = dst.kind() == DataType.Kind.UINT;
     return switch (dst.size()) {
       case 1, 2 -> truncate32(x);
@@ -76,6 +78,10 @@ final class NumpyCast {
         }
         if (srcSize == 2) {
           yield truncate64(x);
+        }
+        if (srcSize == 8 && !(x > -0x1p31 - 1 && x < 0x1p32)) {
+          // numpy's SIMD and scalar loops disagree here: the result depends on the position
+          throw new CodecException("numpy has no defined uint32 for the float64 " + x);
         }
         yield x >= 0x1p31 ? truncate32(x - 0x1p31) ^ 0x80000000L : truncate32(x);
       }

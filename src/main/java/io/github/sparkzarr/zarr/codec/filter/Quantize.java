@@ -61,14 +61,14 @@ public final class Quantize extends ViewFilter {
   }
 
   @Override
-  NumericArray encodeValues(NumericArray x) {
+  NumericArray encodeValues(NumericArray x) throws CodecException {
     NumericArray scaled = ScalarArithmetic.apply(x, Op.MULTIPLY, scale);
     NumericArray rounded = ScalarArithmetic.apply(ScalarArithmetic.around(scaled), Op.TRUE_DIVIDE, scale);
     return NumpyCast.cast(rounded, astype);
   }
 
   @Override
-  NumericArray decodeValues(NumericArray enc) {
+  NumericArray decodeValues(NumericArray enc) throws CodecException {
     return NumpyCast.cast(enc, dtype);
   }
 }

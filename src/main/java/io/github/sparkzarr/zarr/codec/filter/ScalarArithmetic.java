@@ -1,5 +1,6 @@
 package io.github.sparkzarr.zarr.codec.filter;
 
+import io.github.sparkzarr.zarr.codec.CodecException;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.dtype.NumericArray;
 
@@ -18,7 +19,7 @@ final class ScalarArithmetic {
     TRUE_DIVIDE
   }
 
-  static NumericArray apply(NumericArray array, Op op, PyNumber scalar) {
+  static NumericArray apply(NumericArray array, Op op, PyNumber scalar) throws CodecException {
     DataType resultType =
         op == Op.TRUE_DIVIDE
             ? NumpyPromotion.trueDivide(array.type(), scalar)
@@ -47,13 +48,22 @@ final class ScalarArithmetic {
     return x;
   }
 
-  private static double apply(Op op, double a, double b) {
-    return switch (op) {
+  /**
+   * One float operation with x86 SSE NaN rules, which numpy inherits: a NaN operand propagates
+   * (the first one if both are), and an invalid operation gives the negative default NaN.
+   */
+  static double apply(Op op, double a, double b) {
+    if (Double.isNaN(a) || Double.isNaN(b)) {
+      long bits = Double.doubleToRawLongBits(Double.isNaN(a) ? a : b);
+      return Double.longBitsToDouble(bits | 0x0008000000000000L);
+    }
+    double r = switch (op) {
       case ADD -> a + b;
       case SUBTRACT -> a - b;
       case MULTIPLY -> a * b;
       case TRUE_DIVIDE -> a / b;
     };
+    return Double.isNaN(r) ? Double.longBitsToDouble(0xfff8000000000000L) : r;
   }
 
   /** {@code np.around(x)}: round half to even for floats, unchanged integers. */
@@ -63,7 +73,8 @@ final class ScalarArithmetic {
     }
     NumericArray out = NumericArray.allocate(x.type(), x.length());
     for (int i = 0; i < x.length(); i++) {
-      out.setDouble(i, Math.rint(x.getDouble(i)));
+      double v = x.getDouble(i);
+      out.setDouble(i, Double.isNaN(v) ? v : Math.rint(v));
     }
     return out;
   }
