@@ -11,6 +11,7 @@ import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.dtype.NumericArray;
 import io.github.sparkzarr.zarr.dtype.NumpyDtype;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +45,7 @@ public final class Categorize implements ArrayFilter {
     if (list == null || !list.isArray()) {
       throw new CodecException(CodecConfig.describe(config) + ": \"labels\" must be a list of strings");
     }
-    List<String> labels = new java.util.ArrayList<>();
+    List<String> labels = new ArrayList<>();
     for (JsonNode label : list) {
       if (!label.isTextual()) {
         throw new CodecException(CodecConfig.describe(config) + ": label " + label + " is not a string");
