@@ -21,6 +21,14 @@ public interface ArrayFilter extends Codec {
    */
   DataType encodedType(DataType decodedType) throws CodecException;
 
+  /**
+   * How many elements encoding {@code count} elements gives, or -1 when that depends on the
+   * values (object codecs). Most filters keep the count.
+   */
+  default int encodedCount(int count, DataType decodedType) {
+    return count;
+  }
+
   /** Encodes a flat array of {@code decoded.type()}. */
   ChunkData encode(ChunkData decoded) throws IOException;
 

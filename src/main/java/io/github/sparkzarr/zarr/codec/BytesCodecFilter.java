@@ -26,6 +26,12 @@ public final class BytesCodecFilter implements ArrayFilter {
     return codec.toConfig();
   }
 
+  /** The encoded length depends on the values. */
+  @Override
+  public int encodedCount(int count, DataType decodedType) {
+    return -1;
+  }
+
   @Override
   public DataType encodedType(DataType decodedType) {
     return DataType.fixedLength(DataType.Kind.RAW, 1, null);

@@ -12,6 +12,17 @@ import io.github.sparkzarr.zarr.codec.compress.Lz4Codec;
 import io.github.sparkzarr.zarr.codec.compress.LzmaCodec;
 import io.github.sparkzarr.zarr.codec.compress.ZlibCodec;
 import io.github.sparkzarr.zarr.codec.compress.ZstdCodec;
+import io.github.sparkzarr.zarr.codec.filter.AsType;
+import io.github.sparkzarr.zarr.codec.filter.BitRound;
+import io.github.sparkzarr.zarr.codec.filter.Categorize;
+import io.github.sparkzarr.zarr.codec.filter.Delta;
+import io.github.sparkzarr.zarr.codec.filter.FixedScaleOffset;
+import io.github.sparkzarr.zarr.codec.filter.Json2;
+import io.github.sparkzarr.zarr.codec.filter.PackBits;
+import io.github.sparkzarr.zarr.codec.filter.Quantize;
+import io.github.sparkzarr.zarr.codec.filter.Shuffle;
+import io.github.sparkzarr.zarr.codec.filter.VLenBytes;
+import io.github.sparkzarr.zarr.codec.filter.VLenUtf8;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
@@ -46,6 +57,17 @@ public final class CodecRegistry {
     register(BloscCodec.ID, BloscCodec::fromConfig);
 
     // filters and object codecs (codec/filter)
+    register(Delta.ID, Delta::fromConfig);
+    register(FixedScaleOffset.ID, FixedScaleOffset::fromConfig);
+    register(Quantize.ID, Quantize::fromConfig);
+    register(AsType.ID, AsType::fromConfig);
+    register(PackBits.ID, config -> new PackBits());
+    register(Categorize.ID, Categorize::fromConfig);
+    register(BitRound.ID, BitRound::fromConfig);
+    register(Shuffle.ID, Shuffle::fromConfig);
+    register(VLenUtf8.ID, config -> new VLenUtf8());
+    register(VLenBytes.ID, config -> new VLenBytes());
+    register(Json2.ID, Json2::fromConfig);
 
   }
 

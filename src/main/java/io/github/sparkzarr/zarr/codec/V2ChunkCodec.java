@@ -73,8 +73,7 @@ public final class V2ChunkCodec implements ChunkCodec {
   public ChunkData decode(byte[] stored, int[] chunkShape) throws IOException {
     int count = Math.toIntExact(ChunkData.count(chunkShape));
     DataType compressed = stageTypes.get(stageTypes.size() - 1);
-    boolean sizeKnown = !compressed.isVariableLength() && !producesRawBytes(compressed);
-    int expected = sizeKnown ? Math.multiplyExact(count, compressed.size()) : -1;
+    int expected = compressedInputSize(count);
     byte[] bytes = compressor == null ? stored : compressor.decode(stored, expected);
     if (expected >= 0 && bytes.length != expected) {
       throw new CodecException(
@@ -109,6 +108,20 @@ public final class V2ChunkCodec implements ChunkCodec {
           storageType.size());
     }
     return ChunkData.ofBytes(storageType.littleEndian(), chunkShape, data);
+  }
+
+  /** The byte length the compressor must give back for {@code count} elements, or -1. */
+  private int compressedInputSize(int count) {
+    long n = count;
+    for (int i = 0; i < filters.size(); i++) {
+      ArrayFilter f = filters.get(i);
+      n = n < 0 ? -1 : f.encodedCount((int) n, stageTypes.get(i));
+    }
+    DataType compressed = stageTypes.get(stageTypes.size() - 1);
+    if (n < 0 || compressed.isVariableLength()) {
+      return -1;
+    }
+    return Math.toIntExact(n * compressed.size());
   }
 
   private static boolean producesRawBytes(DataType t) {

@@ -2,6 +2,7 @@ package io.github.sparkzarr.zarr.corpus;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -43,7 +44,7 @@ class V2RoundTripTest {
         "<u8", "<f2", ">f2", "<f4", ">f4", "<f8", ">f8", "<c8", ">c16", "<M8[ns]", ">M8[D]",
         "<m8[s]", "<m8[us]", "|S7", "<U5", ">U3", "|V6"};
     for (String d : dtypes) {
-      String name = d.replaceAll("[^A-Za-z0-9]", "_");
+      String name = safeName(d);
       cases.add(new Case("dtypes/" + name, "\"" + d + "\"", zstd, "null", "null", "C", true));
     }
     cases.add(new Case("dtypes/struct",
@@ -70,7 +71,7 @@ class V2RoundTripTest {
         "{\"id\":\"crc32\"}", "{\"id\":\"adler32\"}", "null"));
     for (int i = 0; i < compressors.size(); i++) {
       for (String d : new String[] {"<f4", ">i8", "|u1"}) {
-        cases.add(new Case("codecs/c" + i + "_" + d.replaceAll("[^A-Za-z0-9]", "_"),
+        cases.add(new Case("codecs/c" + i + "_" + safeName(d),
             "\"" + d + "\"", compressors.get(i), "null", "0", "C", true));
       }
     }
@@ -97,6 +98,12 @@ class V2RoundTripTest {
     cases.add(new Case("layout/order_F_struct", "[[\"a\",\">i2\"],[\"b\",\"<f4\"]]", zstd, "null", "null", "F", true));
     cases.add(new Case("fill/neg_inf", "\"<f8\"", zstd, "null", "\"-Infinity\"", "C", true));
     return cases;
+  }
+
+  /** "<i2" → "le_i2", ">M8[D]" → "be_M8_D_": distinct names for distinct dtypes. */
+  private static String safeName(String dtype) {
+    return dtype.replace("<", "le_").replace(">", "be_").replace("|", "")
+        .replaceAll("[^A-Za-z0-9_]", "_");
   }
 
   @Test
@@ -132,7 +139,7 @@ class V2RoundTripTest {
     boolean objects = back.holdsObjects();
     if (c.lossless()) {
       if (objects) {
-        assertEquals(List.of(input.objects()).toString(), List.of(back.objects()).toString(), c.path());
+        assertTrue(java.util.Arrays.deepEquals(comparable(input), comparable(back)), c.path());
       } else {
         assertNull(ExpectedValues.compareRaw(back, input.bytes()), c.path());
       }
@@ -154,6 +161,17 @@ class V2RoundTripTest {
     expected.put("file", file);
     expected.put("format", objects ? "json" : "raw");
     return entry;
+  }
+
+  /** Elements in a form whose equality means equal values (JSON compared as parsed trees). */
+  private static Object[] comparable(ChunkData data) throws Exception {
+    Object[] out = data.objects().clone();
+    if (data.type().kind() == io.github.sparkzarr.zarr.dtype.DataType.Kind.JSON) {
+      for (int i = 0; i < out.length; i++) {
+        out[i] = out[i] == null ? null : ExpectedValues.JSON.readTree((String) out[i]);
+      }
+    }
+    return out;
   }
 
   private static byte[] jsonList(ChunkData data) throws Exception {

@@ -1,0 +1,87 @@
+package io.github.sparkzarr.zarr.codec.filter;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.sparkzarr.zarr.codec.CodecConfig;
+import io.github.sparkzarr.zarr.codec.CodecException;
+import io.github.sparkzarr.zarr.dtype.DataType;
+import io.github.sparkzarr.zarr.dtype.NumericArray;
+
+/**
+ * numcodecs Delta: the first element, then the differences of neighbours (computed in dtype,
+ * cast to astype); decoding is numpy's cumsum into a dtype array.
+ */
+public final class Delta extends ViewFilter {
+  public static final String ID = "delta";
+
+  public Delta(DataType dtype, DataType astype) throws CodecException {
+    super(dtype, astype);
+    if (dtype.kind() == DataType.Kind.BOOL || astype.kind() == DataType.Kind.BOOL) {
+      // numpy's diff and cumsum of bools are xor and or: numcodecs cannot round trip them
+      throw new CodecException("codec 'delta' does not support bool dtypes");
+    }
+  }
+
+  public static Delta fromConfig(JsonNode config) throws CodecException {
+    DataType dtype = FilterConfig.numericDtype(config, "dtype");
+    return new Delta(dtype, FilterConfig.optionalNumericDtype(config, "astype", dtype));
+  }
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  @Override
+  public ObjectNode toConfig() {
+    ObjectNode c = CodecConfig.withId(ID);
+    c.put("dtype", FilterConfig.text(dtype));
+    c.put("astype", FilterConfig.text(astype));
+    return c;
+  }
+
+  @Override
+  NumericArray encodeValues(NumericArray x) throws CodecException {
+    int n = x.length();
+    NumericArray enc = NumericArray.allocate(astype, n);
+    if (n == 0) {
+      return enc;
+    }
+    NumpyCast.setItem(x, 0, enc, 0);
+    NumericArray diff = NumericArray.allocate(dtype, 1);
+    for (int i = 1; i < n; i++) {
+      if (x.isFloat()) {
+        diff.setDouble(0, ScalarArithmetic.apply(ScalarArithmetic.Op.SUBTRACT, x.getDouble(i), x.getDouble(i - 1)));
+      } else {
+        diff.setLong(0, x.getLong(i) - x.getLong(i - 1));
+      }
+      NumpyCast.copy(diff, 0, enc, i);
+    }
+    return enc;
+  }
+
+  @Override
+  NumericArray decodeValues(NumericArray enc) throws CodecException {
+    // with out= given, numpy accumulates in the promotion of both types, then casts once
+    DataType accType = NumpyPromotion.promote(astype, dtype);
+    NumericArray acc = NumericArray.allocate(accType, 1);
+    NumericArray term = NumericArray.allocate(accType, 1);
+    NumericArray dec = NumericArray.allocate(dtype, enc.length());
+    for (int i = 0; i < enc.length(); i++) {
+      NumpyCast.copy(enc, i, term, 0);
+      if (i == 0) {
+        NumpyCast.copy(term, 0, acc, 0);
+      } else if (acc.isFloat()) {
+        // numpy's float16 loop adds in the other operand order, which decides which NaN survives
+        boolean half = accType.size() == 2;
+        double a = half ? term.getDouble(0) : acc.getDouble(0);
+        double b = half ? acc.getDouble(0) : term.getDouble(0);
+        acc.setDouble(0, ScalarArithmetic.apply(ScalarArithmetic.Op.ADD, a, b));
+      } else {
+        acc.setLong(0, acc.getLong(0) + term.getLong(0));
+      }
+      NumpyCast.copy(acc, 0, dec, i);
+    }
+    return dec;
+  }
+}
