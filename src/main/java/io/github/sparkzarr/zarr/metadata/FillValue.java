@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import io.github.sparkzarr.zarr.dtype.ByteSwapper;
 import io.github.sparkzarr.zarr.dtype.DataType;
-import io.github.sparkzarr.zarr.dtype.Float16;
+import io.github.sparkzarr.zarr.dtype.HalfFloat;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -183,7 +183,7 @@ public final class FillValue {
 
   private static void putFloat(ByteBuffer buf, int offset, int size, double v) {
     switch (size) {
-      case 2 -> buf.putShort(offset, Float16.fromDouble(v));
+      case 2 -> buf.putShort(offset, HalfFloat.fromDouble(v));
       case 4 -> buf.putFloat(offset, (float) v);
       default -> buf.putDouble(offset, v);
     }

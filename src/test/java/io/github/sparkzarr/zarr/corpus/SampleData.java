@@ -84,7 +84,7 @@ final class SampleData {
 
   private static void putFloat(ByteBuffer b, int at, int size, double v) {
     switch (size) {
-      case 2 -> b.putShort(at, io.github.sparkzarr.zarr.dtype.Float16.fromDouble(v));
+      case 2 -> b.putShort(at, io.github.sparkzarr.zarr.dtype.HalfFloat.fromDouble(v));
       case 4 -> b.putFloat(at, (float) v);
       default -> b.putDouble(at, v);
     }

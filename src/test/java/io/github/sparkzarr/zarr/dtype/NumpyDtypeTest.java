@@ -61,20 +61,20 @@ class NumpyDtypeTest {
   }
 
   @Test
-  void float16RoundTripsEveryHalfValue() {
+  void halfFloatRoundTripsEveryHalfValue() {
     for (int h = 0; h < 0x10000; h++) {
-      float f = Float16.toFloat((short) h);
-      short back = Float16.fromDouble(f);
+      float f = (float) HalfFloat.toDouble((short) h);
+      short back = HalfFloat.fromDouble(f);
       if (Float.isNaN(f)) {
-        assertTrue(Float.isNaN(Float16.toFloat(back)));
+        assertTrue(Float.isNaN((float) HalfFloat.toDouble(back)));
       } else {
         assertEquals((short) h, back, "half 0x" + Integer.toHexString(h));
       }
     }
-    assertEquals((short) 0x3c00, Float16.fromDouble(1.0));
-    assertEquals((short) 0x7c00, Float16.fromDouble(65520.0)); // rounds to infinity
-    assertEquals((short) 0x7bff, Float16.fromDouble(65519.0));
-    assertEquals((short) 0x0000, Float16.fromDouble(0x1p-25)); // ties to even: zero
-    assertEquals((short) 0x0001, Float16.fromDouble(0x1.8p-25));
+    assertEquals((short) 0x3c00, HalfFloat.fromDouble(1.0));
+    assertEquals((short) 0x7c00, HalfFloat.fromDouble(65520.0)); // rounds to infinity
+    assertEquals((short) 0x7bff, HalfFloat.fromDouble(65519.0));
+    assertEquals((short) 0x0000, HalfFloat.fromDouble(0x1p-25)); // ties to even: zero
+    assertEquals((short) 0x0001, HalfFloat.fromDouble(0x1.8p-25));
   }
 }
