@@ -1,0 +1,168 @@
+package io.github.sparkzarr.spark;
+
+import io.github.sparkzarr.spark.options.ZarrReadOptions;
+import io.github.sparkzarr.spark.read.ZarrScanBuilder;
+import io.github.sparkzarr.spark.schema.DatasetView;
+import io.github.sparkzarr.spark.schema.DatasetViews;
+import io.github.sparkzarr.zarr.ZarrHierarchy;
+import io.github.sparkzarr.zarr.store.HadoopStore;
+import io.github.sparkzarr.zarr.store.StoreKeys;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.catalog.Column;
+import org.apache.spark.sql.connector.catalog.MetadataColumn;
+import org.apache.spark.sql.connector.catalog.SupportsMetadataColumns;
+import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.TableCapability;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * A Zarr array or group as a table: one array (position columns and a value column) or a group's
+ * dataset view. Metadata is read here, once, on the driver.
+ */
+public final class ZarrTable implements SupportsRead, SupportsMetadataColumns {
+  private final ZarrReadOptions options;
+  private final Configuration conf;
+  private final HadoopStore store;
+  private final DatasetView view;
+  private final String name;
+
+  private ZarrTable(ZarrReadOptions options, Configuration conf, HadoopStore store, DatasetView view,
+      String name) {
+    this.options = options;
+    this.conf = conf;
+    this.store = store;
+    this.view = view;
+    this.name = name;
+  }
+
+  /** Opens what {@code options} point at; errors name the location, never credentials. */
+  public static ZarrTable open(ZarrReadOptions options) {
+    Configuration conf = newHadoopConf();
+    options.applyTo(conf);
+    try {
+      Path loaded = new Path(options.path());
+      FileSystem fs = loaded.getFileSystem(conf);
+      // Climb to the store root while the parent is a group, so consolidated metadata is used
+      // and an array keeps its name when loaded by its own path.
+      Path root = fs.makeQualified(loaded);
+      String inside = "";
+      while (root.getParent() != null && fs.exists(new Path(root.getParent(), ".zgroup"))) {
+        inside = StoreKeys.join(root.getName(), inside);
+        root = root.getParent();
+      }
+      HadoopStore store = new HadoopStore(root, conf);
+      ZarrHierarchy h = ZarrHierarchy.open(store);
+      String location = new HadoopStore(fs.makeQualified(loaded), conf).location();
+      String target = options.array() == null ? inside : StoreKeys.join(inside, options.array());
+      ZarrHierarchy.NodeType type = h.nodeType(target).orElseThrow(() -> new IllegalArgumentException(
+          "no Zarr array or group at " + location
+              + (options.array() == null ? "" : " (option array = '" + options.array() + "')")));
+      String uri = root.toString();
+      DatasetView view;
+      if (type == ZarrHierarchy.NodeType.ARRAY) {
+        String column = target.isEmpty() ? "value" : target.substring(target.lastIndexOf('/') + 1);
+        view = DatasetViews.ofArray(location, uri, h.openArray(target), column, options.decodeCF());
+      } else if (options.array() != null) {
+        throw new IllegalArgumentException("option array = '" + options.array() + "' names a group in "
+            + location + ", not an array");
+      } else {
+        view = DatasetViews.ofGroup(location, uri, h, target, options.variables(), options.decodeCF());
+      }
+      String name = "zarr." + location + (options.array() == null ? "" : "[" + options.array() + "]");
+      return new ZarrTable(options, conf, store, view, name);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read Zarr metadata at " + options.path() + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  private static Configuration newHadoopConf() {
+    SparkSession session = SparkSession.active();
+    return ((org.apache.spark.sql.classic.SparkSession) session).sessionState().newHadoopConf();
+  }
+
+  public DatasetView view() {
+    return view;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public StructType schema() {
+    return view.schema();
+  }
+
+  @Override
+  public Column[] columns() {
+    List<Column> out = new ArrayList<>();
+    for (StructField f : schema().fields()) {
+      out.add(Column.create(f.name(), f.dataType(), f.nullable()));
+    }
+    return out.toArray(new Column[0]);
+  }
+
+  @Override
+  public Set<TableCapability> capabilities() {
+    return EnumSet.of(TableCapability.BATCH_READ);
+  }
+
+  @Override
+  public MetadataColumn[] metadataColumns() {
+    List<MetadataColumn> out = new ArrayList<>();
+    for (DatasetView.Dimension d : view.dims()) {
+      if (d.indexColumn() != null) {
+        out.add(new PositionColumn(d.indexColumn()));
+      }
+    }
+    return out.toArray(new MetadataColumn[0]);
+  }
+
+  /** The hidden {@code <dim>_index} column: a position along a dimension that has coordinates. */
+  private record PositionColumn(String name) implements MetadataColumn {
+    @Override
+    public DataType dataType() {
+      return DataTypes.LongType;
+    }
+
+    @Override
+    public boolean isNullable() {
+      return false;
+    }
+
+    @Override
+    public String comment() {
+      return "position along the dimension";
+    }
+  }
+
+  @Override
+  public ScanBuilder newScanBuilder(CaseInsensitiveStringMap ignored) {
+    StructType full = schema();
+    for (MetadataColumn m : metadataColumns()) {
+      full = full.add(m.name(), m.dataType(), m.isNullable());
+    }
+    return new ZarrScanBuilder(view, store, options, conf, full);
+  }
+
+  @Override
+  public String toString() {
+    return name;
+  }
+}

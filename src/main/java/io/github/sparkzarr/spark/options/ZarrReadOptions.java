@@ -1,0 +1,230 @@
+package io.github.sparkzarr.spark.options;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * The options of one read, parsed and validated in one place. Unknown options and bad values are
+ * errors that list what is valid; secrets never appear in {@link #toString()} or messages.
+ */
+public final class ZarrReadOptions implements Serializable {
+  public static final String PATH = "path";
+  public static final String PATHS = "paths";
+  public static final String ARRAY = "array";
+  public static final String VARIABLES = "variables";
+  public static final String DECODE_CF = "decodeCF";
+  public static final String MAX_PARTITION_BYTES = "maxPartitionBytes";
+  public static final String ZARR_FORMAT = "zarr_format";
+
+  private static final List<String> KNOWN =
+      List.of(PATH, PATHS, ARRAY, VARIABLES, DECODE_CF, MAX_PARTITION_BYTES, ZARR_FORMAT);
+  private static final String HADOOP_PREFIXES = "fs.* and spark.hadoop.*";
+  /** Keys whose values are never printed. */
+  private static final Pattern SECRET =
+      Pattern.compile("(?i).*(secret|password|passwd|token|credential|key|signature|sas).*");
+
+  private final String path;
+  private final String array;
+  private final List<String> variables;
+  private final boolean decodeCF;
+  private final Long maxPartitionBytes;
+  private final Integer zarrFormat;
+  private final Map<String, String> hadoopSettings;
+
+  private ZarrReadOptions(String path, String array, List<String> variables, boolean decodeCF,
+      Long maxPartitionBytes, Integer zarrFormat, Map<String, String> hadoopSettings) {
+    this.path = path;
+    this.array = array;
+    this.variables = variables;
+    this.decodeCF = decodeCF;
+    this.maxPartitionBytes = maxPartitionBytes;
+    this.zarrFormat = zarrFormat;
+    this.hadoopSettings = hadoopSettings;
+  }
+
+  /** Parses case-insensitive options as Spark hands them to a data source. */
+  public static ZarrReadOptions parse(Map<String, String> options) {
+    Map<String, String> known = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    Map<String, String> hadoop = new LinkedHashMap<>();
+    for (Map.Entry<String, String> e : options.entrySet()) {
+      String key = e.getKey();
+      String lower = key.toLowerCase(Locale.ROOT);
+      if (lower.startsWith("fs.")) {
+        hadoop.put(key, e.getValue());
+      } else if (lower.startsWith("spark.hadoop.")) {
+        hadoop.put(key.substring("spark.hadoop.".length()), e.getValue());
+      } else if (KNOWN.stream().anyMatch(k -> k.equalsIgnoreCase(key))) {
+        known.put(key, e.getValue());
+      } else {
+        throw new IllegalArgumentException("Unknown zarr option '" + key + "'. Valid options: "
+            + String.join(", ", KNOWN) + ", and Hadoop settings " + HADOOP_PREFIXES + ".");
+      }
+    }
+    String path = known.get(PATH);
+    String paths = known.get(PATHS);
+    if (paths != null) {
+      List<String> list = parsePaths(paths);
+      if (path != null) {
+        list.add(0, path);
+      }
+      if (list.size() != 1) {
+        throw new IllegalArgumentException(
+            "zarr reads one store at a time; got " + list.size() + " paths");
+      }
+      path = list.get(0);
+    }
+    if (path == null || path.isBlank()) {
+      throw new IllegalArgumentException("zarr needs a path: spark.read.format(\"zarr\").load(path)");
+    }
+    String array = blankToNull(known.get(ARRAY));
+    List<String> variables = parseVariables(known.get(VARIABLES));
+    if (array != null && variables != null) {
+      throw new IllegalArgumentException("options 'array' and 'variables' cannot be used together: "
+          + "'array' reads one array, 'variables' chooses the data variables of a dataset view");
+    }
+    return new ZarrReadOptions(path, array, variables,
+        parseBoolean(DECODE_CF, known.getOrDefault(DECODE_CF, "true")),
+        known.containsKey(MAX_PARTITION_BYTES) ? parseBytes(known.get(MAX_PARTITION_BYTES)) : null,
+        known.containsKey(ZARR_FORMAT) ? parseFormat(known.get(ZARR_FORMAT)) : null,
+        Collections.unmodifiableMap(hadoop));
+  }
+
+  private static List<String> parsePaths(String json) {
+    String t = json.trim();
+    if (!t.startsWith("[")) {
+      return new ArrayList<>(List.of(t));
+    }
+    try {
+      String[] arr = new com.fasterxml.jackson.databind.ObjectMapper().readValue(t, String[].class);
+      return new ArrayList<>(Arrays.asList(arr));
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException("option 'paths' must be a JSON array of strings");
+    }
+  }
+
+  private static String blankToNull(String s) {
+    return s == null || s.isBlank() ? null : s.trim();
+  }
+
+  private static List<String> parseVariables(String s) {
+    if (s == null) {
+      return null;
+    }
+    List<String> out = new ArrayList<>();
+    for (String v : s.split(",")) {
+      if (!v.isBlank()) {
+        out.add(v.trim());
+      }
+    }
+    if (out.isEmpty()) {
+      throw new IllegalArgumentException(
+          "option 'variables' must list data variables separated by commas, e.g. \"t2m,precip\"");
+    }
+    return List.copyOf(out);
+  }
+
+  private static boolean parseBoolean(String name, String v) {
+    switch (v.trim().toLowerCase(Locale.ROOT)) {
+      case "true":
+        return true;
+      case "false":
+        return false;
+      default:
+        throw new IllegalArgumentException(
+            "option '" + name + "' must be true or false, got '" + v + "'");
+    }
+  }
+
+  private static long parseBytes(String v) {
+    long bytes;
+    try {
+      bytes = org.apache.spark.network.util.JavaUtils.byteStringAsBytes(v.trim());
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("option '" + MAX_PARTITION_BYTES
+          + "' must be a size such as 134217728, 64m or 1g, got '" + v + "'");
+    }
+    if (bytes <= 0) {
+      throw new IllegalArgumentException(
+          "option '" + MAX_PARTITION_BYTES + "' must be positive, got '" + v + "'");
+    }
+    return bytes;
+  }
+
+  private static int parseFormat(String v) {
+    Set<String> valid = Set.of("1", "2", "3");
+    String t = v.trim();
+    if (!valid.contains(t)) {
+      throw new IllegalArgumentException(
+          "option '" + ZARR_FORMAT + "' must be 1, 2 or 3, got '" + v + "'");
+    }
+    if (!t.equals("2")) {
+      throw new IllegalArgumentException("option '" + ZARR_FORMAT + "' = " + t
+          + ": only Zarr format 2 can be read so far");
+    }
+    return 2;
+  }
+
+  public String path() {
+    return path;
+  }
+
+  /** The array to read as one table, relative to the store, or null. */
+  public String array() {
+    return array;
+  }
+
+  /** The data variables of a dataset view, or null for all that fit. */
+  public List<String> variables() {
+    return variables;
+  }
+
+  public boolean decodeCF() {
+    return decodeCF;
+  }
+
+  /** The target partition size, or null to use spark.sql.files.maxPartitionBytes. */
+  public Long maxPartitionBytes() {
+    return maxPartitionBytes;
+  }
+
+  /** The Hadoop settings of this read, applied over the session's Hadoop configuration. */
+  public void applyTo(Configuration conf) {
+    hadoopSettings.forEach(conf::set);
+  }
+
+  /** True for option names whose values must never be shown. */
+  public static boolean isSecret(String key) {
+    return SECRET.matcher(key).matches();
+  }
+
+  @Override
+  public String toString() {
+    Map<String, String> shown = new LinkedHashMap<>();
+    shown.put(PATH, path);
+    if (array != null) {
+      shown.put(ARRAY, array);
+    }
+    if (variables != null) {
+      shown.put(VARIABLES, String.join(",", variables));
+    }
+    shown.put(DECODE_CF, Boolean.toString(decodeCF));
+    if (maxPartitionBytes != null) {
+      shown.put(MAX_PARTITION_BYTES, maxPartitionBytes.toString());
+    }
+    if (zarrFormat != null) {
+      shown.put(ZARR_FORMAT, zarrFormat.toString());
+    }
+    hadoopSettings.forEach((k, v) -> shown.put(k, isSecret(k) ? "*********(redacted)" : v));
+    return "ZarrReadOptions" + shown;
+  }
+}

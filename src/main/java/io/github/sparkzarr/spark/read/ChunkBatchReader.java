@@ -1,0 +1,292 @@
+package io.github.sparkzarr.spark.read;
+
+import io.github.sparkzarr.spark.read.metrics.BytesFetchedMetric;
+import io.github.sparkzarr.spark.read.metrics.ChunksMissingMetric;
+import io.github.sparkzarr.spark.read.metrics.ChunksReadMetric;
+import io.github.sparkzarr.spark.read.metrics.DecodeTimeMetric;
+import io.github.sparkzarr.spark.read.metrics.MetricValue;
+import io.github.sparkzarr.spark.schema.DatasetView;
+import io.github.sparkzarr.spark.schema.DatasetView.Dimension;
+import io.github.sparkzarr.spark.schema.DatasetView.Variable;
+import io.github.sparkzarr.zarr.ZarrArray;
+import io.github.sparkzarr.zarr.chunk.ChunkData;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
+import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+
+/**
+ * Reads a range of planned chunks, one {@link ColumnarBatch} per chunk: the selected part of the
+ * chunk box, rows in C order. Variables come from decoded chunk buffers with bulk copies;
+ * dimension, position and broadcast columns are computed views over small vectors.
+ */
+final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
+  private final ScanPlan plan;
+  private final DatasetView view;
+  private final CountingStore store;
+  private final long end;
+  private final ZarrArray[] variables;
+  private final ZarrArray[] coordinates;
+  private final ValueWriter[] variableWriters;
+  private final ValueWriter[] coordinateWriters;
+  /** The last region read per column, with the box it covers: neighbouring chunks often share it. */
+  private final Map<String, Region> lastRegion = new HashMap<>();
+  private long next;
+  private long rowsLeft;
+  private long decodeNanos;
+  private ColumnarBatch current;
+
+  ChunkBatchReader(ScanPlan plan, CountingStore store, long start, long end) {
+    this.plan = plan;
+    this.view = plan.view();
+    this.store = store;
+    this.next = start;
+    this.end = end;
+    this.rowsLeft = plan.limit() < 0 ? Long.MAX_VALUE : plan.limit();
+    int nv = view.variables().size();
+    variables = new ZarrArray[nv];
+    variableWriters = new ValueWriter[nv];
+    int nd = view.rank();
+    coordinates = new ZarrArray[nd];
+    coordinateWriters = new ValueWriter[nd];
+    for (OutputColumn c : plan.columns()) {
+      if (c.kind() == OutputColumn.Kind.VARIABLE) {
+        Variable v = view.variables().get(c.index());
+        variables[c.index()] = v.array().open(store);
+        variableWriters[c.index()] = ValueWriters.of(variables[c.index()].memoryType(), v.cf());
+      } else if (c.kind() == OutputColumn.Kind.DIMENSION && view.dims().get(c.index()).coordinate() != null) {
+        Dimension d = view.dims().get(c.index());
+        coordinates[c.index()] = d.coordinate().open(store);
+        coordinateWriters[c.index()] = ValueWriters.of(coordinates[c.index()].memoryType(), d.cf());
+      }
+    }
+  }
+
+  @Override
+  public boolean next() throws IOException {
+    closeCurrent();
+    while (next < end && rowsLeft > 0) {
+      long[] chunk = plan.chunkCoords(next++);
+      ColumnarBatch batch = read(chunk);
+      if (batch.numRows() > 0) {
+        current = batch;
+        return true;
+      }
+      batch.close();
+    }
+    return false;
+  }
+
+  private ColumnarBatch read(long[] chunk) throws IOException {
+    int rank = view.rank();
+    long[][] sel = new long[rank][];
+    int[] len = new int[rank];
+    int[] rowStride = new int[rank];
+    long rows = 1;
+    for (int d = rank - 1; d >= 0; d--) {
+      sel[d] = plan.positions(d, chunk[d]);
+      len[d] = sel[d].length;
+      rowStride[d] = (int) rows;
+      rows *= len[d];
+    }
+    int n = (int) Math.min(rows, rowsLeft);
+    List<OutputColumn> columns = plan.columns();
+    ColumnVector[] vectors = new ColumnVector[columns.size()];
+    try {
+      for (int i = 0; i < vectors.length && rows > 0; i++) {
+        OutputColumn c = columns.get(i);
+        vectors[i] = switch (c.kind()) {
+          case POSITION -> dimensionView(positions(sel[c.index()]), c.index(), (int) rows, rowStride, len);
+          case DIMENSION -> dimensionView(coordinates[c.index()] == null ? positions(sel[c.index()])
+              : coordinate(c.index(), chunk[c.index()], sel[c.index()]), c.index(), (int) rows, rowStride, len);
+          case VARIABLE -> variable(c.index(), chunk, sel, (int) rows, rowStride, len);
+        };
+      }
+    } catch (IOException | RuntimeException e) {
+      new ColumnarBatch(Arrays.stream(vectors).filter(v -> v != null).toArray(ColumnVector[]::new)).close();
+      throw e;
+    }
+    if (rows == 0) {
+      return new ColumnarBatch(new ColumnVector[0], 0);
+    }
+    rowsLeft -= n;
+    return new ColumnarBatch(vectors, n);
+  }
+
+  private static ColumnVector dimensionView(WritableColumnVector inner, int d, int rows, int[] rowStride,
+      int[] len) {
+    return new GatherColumnVector(inner, rows, new int[] {rowStride[d]}, new int[] {len[d]}, new int[] {1});
+  }
+
+  private static WritableColumnVector positions(long[] sel) {
+    WritableColumnVector v = new OnHeapColumnVector(sel.length, DataTypes.LongType);
+    for (int i = 0; i < sel.length; i++) {
+      v.putLong(i, sel[i]);
+    }
+    return v;
+  }
+
+  /** The coordinate values at the selected positions; the chunk's region is read once per task. */
+  private WritableColumnVector coordinate(int d, long chunk, long[] sel) throws IOException {
+    long lo = chunk * view.planChunks()[d];
+    int length = (int) (Math.min(lo + view.planChunks()[d], view.dims().get(d).length()) - lo);
+    ChunkData region = region("dim:" + d, coordinates[d], new long[] {lo}, new int[] {length});
+    WritableColumnVector v = new OnHeapColumnVector(sel.length, view.dims().get(d).type());
+    for (int i = 0; i < sel.length; i++) {
+      coordinateWriters[d].write(region, (int) (sel[i] - lo), v, i, 1);
+    }
+    return v;
+  }
+
+  private ColumnVector variable(int index, long[] chunk, long[][] sel, int rows, int[] rowStride,
+      int[] len) throws IOException {
+    Variable var = view.variables().get(index);
+    ZarrArray array = variables[index];
+    int[] dims = var.dims();
+    int m = dims.length;
+    long[] origin = new long[m];
+    int[] shape = new int[m];
+    ChunkData data;
+    boolean aligned = var.coversAll(view.rank())
+        && Arrays.equals(array.metadata().chunkShape(), view.planChunks());
+    if (aligned) {
+      for (int k = 0; k < m; k++) {
+        origin[k] = chunk[k] * view.planChunks()[k];
+      }
+      long t0 = System.nanoTime();
+      long fetch0 = store.fetchNanos;
+      data = array.readChunk(chunk);
+      decodeNanos += System.nanoTime() - t0 - (store.fetchNanos - fetch0);
+    } else {
+      for (int k = 0; k < m; k++) {
+        long[] s = sel[dims[k]];
+        origin[k] = s[0];
+        shape[k] = (int) (s[s.length - 1] - s[0] + 1);
+      }
+      data = region("var:" + index, array, origin, shape);
+    }
+    int[] dataShape = data.shape();
+    int[] innerLen = new int[m];
+    int innerRows = 1;
+    for (int k = m - 1; k >= 0; k--) {
+      innerLen[k] = len[dims[k]];
+      innerRows *= innerLen[k];
+    }
+    WritableColumnVector inner = new OnHeapColumnVector(innerRows, var.type());
+    try {
+      fill(inner, data, dataShape, origin, dims, sel, variableWriters[index]);
+    } catch (RuntimeException e) {
+      inner.close();
+      throw e;
+    }
+    boolean identity = var.coversAll(view.rank());
+    if (identity) {
+      return inner;
+    }
+    int[] innerStride = new int[view.rank()];
+    int stride = 1;
+    for (int k = m - 1; k >= 0; k--) {
+      innerStride[dims[k]] = stride;
+      stride *= innerLen[k];
+    }
+    int[] lengths = len.clone();
+    for (int d = 0; d < lengths.length; d++) {
+      lengths[d] = Math.max(1, lengths[d]);
+    }
+    return new GatherColumnVector(inner, rows, rowStride, lengths, innerStride);
+  }
+
+  /**
+   * Writes the selected elements of {@code data} (a box of the array starting at {@code origin})
+   * in C order over the array's dimensions, copying runs of consecutive positions at once.
+   */
+  private static void fill(WritableColumnVector out, ChunkData data, int[] dataShape, long[] origin,
+      int[] dims, long[][] sel, ValueWriter writer) {
+    int m = dims.length;
+    if (m == 0) {
+      writer.write(data, 0, out, 0, 1);
+      return;
+    }
+    long[] strides = io.github.sparkzarr.zarr.chunk.BoxCopy.strides(dataShape);
+    long[] last = sel[dims[m - 1]];
+    int[] idx = new int[m - 1];
+    int row = 0;
+    while (true) {
+      long base = 0;
+      for (int k = 0; k < m - 1; k++) {
+        base += (sel[dims[k]][idx[k]] - origin[k]) * strides[k];
+      }
+      int i = 0;
+      while (i < last.length) {
+        int j = i + 1;
+        while (j < last.length && last[j] == last[j - 1] + 1) {
+          j++;
+        }
+        writer.write(data, (int) (base + (last[i] - origin[m - 1]) * strides[m - 1]), out, row, j - i);
+        row += j - i;
+        i = j;
+      }
+      int k = m - 2;
+      while (k >= 0 && ++idx[k] == sel[dims[k]].length) {
+        idx[k] = 0;
+        k--;
+      }
+      if (k < 0) {
+        return;
+      }
+    }
+  }
+
+  private record Region(long[] origin, int[] shape, ChunkData data) {}
+
+  /** A region of an array, reusing the column's previous one when it covers the same box. */
+  private ChunkData region(String column, ZarrArray array, long[] origin, int[] shape)
+      throws IOException {
+    Region last = lastRegion.get(column);
+    if (last != null && Arrays.equals(last.origin(), origin) && Arrays.equals(last.shape(), shape)) {
+      return last.data();
+    }
+    long t0 = System.nanoTime();
+    long fetch0 = store.fetchNanos;
+    ChunkData data = array.read(origin, shape);
+    decodeNanos += System.nanoTime() - t0 - (store.fetchNanos - fetch0);
+    lastRegion.put(column, new Region(origin, shape, data));
+    return data;
+  }
+
+  @Override
+  public ColumnarBatch get() {
+    return current;
+  }
+
+  private void closeCurrent() {
+    if (current != null) {
+      current.close();
+      current = null;
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    closeCurrent();
+    store.close();
+  }
+
+  @Override
+  public CustomTaskMetric[] currentMetricsValues() {
+    return new CustomTaskMetric[] {
+      new MetricValue(ChunksReadMetric.NAME, store.present),
+      new MetricValue(ChunksMissingMetric.NAME, store.missing),
+      new MetricValue(BytesFetchedMetric.NAME, store.bytes),
+      new MetricValue(DecodeTimeMetric.NAME, decodeNanos / 1_000_000),
+    };
+  }
+}

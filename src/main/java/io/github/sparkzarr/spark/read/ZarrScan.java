@@ -1,0 +1,171 @@
+package io.github.sparkzarr.spark.read;
+
+import io.github.sparkzarr.spark.options.ZarrReadOptions;
+import io.github.sparkzarr.spark.read.metrics.BytesFetchedMetric;
+import io.github.sparkzarr.spark.read.metrics.ChunksMissingMetric;
+import io.github.sparkzarr.spark.read.metrics.ChunksPlannedMetric;
+import io.github.sparkzarr.spark.read.metrics.ChunksReadMetric;
+import io.github.sparkzarr.spark.read.metrics.ChunksSkippedMetric;
+import io.github.sparkzarr.spark.read.metrics.DecodeTimeMetric;
+import io.github.sparkzarr.spark.read.metrics.MetricValue;
+import io.github.sparkzarr.spark.schema.DatasetView;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.network.util.JavaUtils;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
+import org.apache.spark.sql.connector.metric.CustomMetric;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
+import org.apache.spark.sql.connector.read.Batch;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.connector.read.Statistics;
+import org.apache.spark.sql.connector.read.SupportsReportStatistics;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.util.SerializableConfiguration;
+
+/**
+ * A planned read: partitions are runs of whole chunks of the plan grid, packed up to the target
+ * partition size; statistics and metrics describe the chunks.
+ */
+final class ZarrScan implements SupportsReportStatistics, Batch {
+  private final ScanPlan plan;
+  private final StructType schema;
+  private final ZarrReadOptions options;
+  private final Configuration conf;
+  private final Predicate[] pushed;
+
+  ZarrScan(ScanPlan plan, StructType schema, ZarrReadOptions options, Configuration conf,
+      Predicate[] pushed) {
+    this.plan = plan;
+    this.schema = schema;
+    this.options = options;
+    this.conf = conf;
+    this.pushed = pushed;
+  }
+
+  @Override
+  public StructType readSchema() {
+    return schema;
+  }
+
+  @Override
+  public String description() {
+    DatasetView v = plan.view();
+    return "ZarrScan[" + v.location() + "] columns=" + Arrays.stream(schema.fields())
+        .map(StructField::name).collect(Collectors.joining(","))
+        + " selection=" + Arrays.toString(plan.selection())
+        + " chunks=" + plan.chunkCount() + "/" + totalChunks()
+        + (pushed.length == 0 ? "" : " pushedFilters=" + Arrays.toString(pushed))
+        + (plan.limit() < 0 ? "" : " limit=" + plan.limit());
+  }
+
+  @Override
+  public Batch toBatch() {
+    return this;
+  }
+
+  private long totalChunks() {
+    return Arrays.stream(plan.view().gridShape()).reduce(1, Math::multiplyExact);
+  }
+
+  /** Bytes one planned chunk yields (its elements times the row width), at least 1. */
+  private long chunkBytes() {
+    long elements = 1;
+    for (int c : plan.view().planChunks()) {
+      elements *= c;
+    }
+    return Math.max(1, elements * rowBytes());
+  }
+
+  private long rowBytes() {
+    long width = 0;
+    for (StructField f : schema.fields()) {
+      width += f.dataType().defaultSize();
+    }
+    return Math.max(1, width);
+  }
+
+  private long targetBytes() {
+    if (options.maxPartitionBytes() != null) {
+      return options.maxPartitionBytes();
+    }
+    String conf = SparkSession.active().conf().get("spark.sql.files.maxPartitionBytes", "128m");
+    return JavaUtils.byteStringAsBytes(conf);
+  }
+
+  @Override
+  public InputPartition[] planInputPartitions() {
+    long chunks = plan.chunkCount();
+    if (plan.limit() >= 0 && !plan.columns().isEmpty()) {
+      chunks = chunksForLimit(chunks);
+    }
+    long perPartition = Math.max(1, targetBytes() / chunkBytes());
+    List<InputPartition> out = new ArrayList<>();
+    for (long start = 0; start < chunks; start += perPartition) {
+      out.add(new ZarrInputPartition(start, Math.min(chunks, start + perPartition)));
+    }
+    return out.toArray(new InputPartition[0]);
+  }
+
+  /** The leading chunks that hold at least LIMIT selected rows. */
+  private long chunksForLimit(long chunks) {
+    long rows = 0;
+    for (long i = 0; i < chunks; i++) {
+      rows += plan.rowsOf(i);
+      if (rows >= plan.limit()) {
+        return i + 1;
+      }
+    }
+    return chunks;
+  }
+
+  @Override
+  public PartitionReaderFactory createReaderFactory() {
+    JavaSparkContext sc = JavaSparkContext.fromSparkContext(SparkSession.active().sparkContext());
+    return new ZarrReaderFactory(plan, sc.broadcast(new SerializableConfiguration(conf)));
+  }
+
+  @Override
+  public Statistics estimateStatistics() {
+    long rows = 1;
+    for (IntervalSet s : plan.selection()) {
+      rows = Math.multiplyExact(rows, s.size());
+    }
+    if (plan.limit() >= 0) {
+      rows = Math.min(rows, plan.limit());
+    }
+    long finalRows = rows;
+    return new Statistics() {
+      @Override
+      public OptionalLong sizeInBytes() {
+        return OptionalLong.of(finalRows * rowBytes());
+      }
+
+      @Override
+      public OptionalLong numRows() {
+        return OptionalLong.of(finalRows);
+      }
+    };
+  }
+
+  @Override
+  public CustomMetric[] supportedCustomMetrics() {
+    return new CustomMetric[] {new ChunksPlannedMetric(), new ChunksSkippedMetric(),
+        new ChunksReadMetric(), new ChunksMissingMetric(), new BytesFetchedMetric(),
+        new DecodeTimeMetric()};
+  }
+
+  @Override
+  public CustomTaskMetric[] reportDriverMetrics() {
+    long planned = plan.chunkCount();
+    return new CustomTaskMetric[] {new MetricValue(ChunksPlannedMetric.NAME, planned),
+        new MetricValue(ChunksSkippedMetric.NAME, totalChunks() - planned)};
+  }
+}

@@ -1,0 +1,229 @@
+package io.github.sparkzarr.spark.read;
+
+import io.github.sparkzarr.spark.options.ZarrReadOptions;
+import io.github.sparkzarr.spark.schema.DatasetView;
+import io.github.sparkzarr.spark.schema.DatasetView.Dimension;
+import io.github.sparkzarr.zarr.store.Store;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.connector.expressions.NamedReference;
+import org.apache.spark.sql.connector.expressions.aggregate.AggregateFunc;
+import org.apache.spark.sql.connector.expressions.aggregate.Aggregation;
+import org.apache.spark.sql.connector.expressions.aggregate.Count;
+import org.apache.spark.sql.connector.expressions.aggregate.CountStar;
+import org.apache.spark.sql.connector.expressions.aggregate.Max;
+import org.apache.spark.sql.connector.expressions.aggregate.Min;
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.SupportsPushDownAggregates;
+import org.apache.spark.sql.connector.read.SupportsPushDownLimit;
+import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
+import org.apache.spark.sql.connector.read.SupportsPushDownV2Filters;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Narrows a read: only the columns a query needs, only the chunks its filters on dimension
+ * columns can match, at most LIMIT rows per partition, and COUNT/MIN/MAX of dimension columns
+ * answered from metadata when the query has no filter.
+ */
+public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
+    SupportsPushDownV2Filters, SupportsPushDownLimit, SupportsPushDownAggregates {
+  private final DatasetView view;
+  private final ZarrReadOptions options;
+  private final Configuration conf;
+  private final CoordinateAxes axes;
+  private StructType schema;
+  private List<OutputColumn> columns;
+  private Predicate[] pushed = new Predicate[0];
+  private IntervalSet[] selection;
+  private long limit = -1;
+  private InternalRow aggregateAnswer;
+  private StructType aggregateSchema;
+
+  public ZarrScanBuilder(DatasetView view, Store store, ZarrReadOptions options, Configuration conf,
+      StructType fullSchema) {
+    this.view = view;
+    this.options = options;
+    this.conf = conf;
+    this.axes = new CoordinateAxes(view, store);
+    this.selection = new IntervalSet[view.rank()];
+    for (int d = 0; d < view.rank(); d++) {
+      selection[d] = IntervalSet.all(view.dims().get(d).length());
+    }
+    pruneColumns(fullSchema);
+  }
+
+  /** Columns by name: dimensions, the hidden position columns, variables. */
+  private OutputColumn column(String name) {
+    for (int d = 0; d < view.rank(); d++) {
+      Dimension dim = view.dims().get(d);
+      if (dim.column().equals(name)) {
+        return new OutputColumn(OutputColumn.Kind.DIMENSION, d);
+      }
+      if (name.equals(dim.indexColumn())) {
+        return new OutputColumn(OutputColumn.Kind.POSITION, d);
+      }
+    }
+    for (int v = 0; v < view.variables().size(); v++) {
+      if (view.variables().get(v).column().equals(name)) {
+        return new OutputColumn(OutputColumn.Kind.VARIABLE, v);
+      }
+    }
+    throw new IllegalArgumentException("no column " + name + " in " + view.location());
+  }
+
+  @Override
+  public void pruneColumns(StructType required) {
+    List<OutputColumn> out = new ArrayList<>();
+    for (StructField f : required.fields()) {
+      out.add(column(f.name()));
+    }
+    this.columns = out;
+    this.schema = required;
+  }
+
+  @Override
+  public Predicate[] pushPredicates(Predicate[] predicates) {
+    PredicatePruner pruner = new PredicatePruner(this::axis, lengths());
+    List<Predicate> used = new ArrayList<>();
+    for (Predicate p : predicates) {
+      PredicatePruner.Box box = pruner.box(p);
+      if (box != null) {
+        used.add(p);
+        for (Map.Entry<Integer, IntervalSet> e : box.dims().entrySet()) {
+          selection[e.getKey()] = selection[e.getKey()].intersect(e.getValue());
+        }
+      }
+    }
+    pushed = used.toArray(new Predicate[0]);
+    // Every predicate is evaluated again after the scan: pruning only ever skips rows that
+    // cannot match, so results never depend on it.
+    return predicates;
+  }
+
+  private PredicatePruner.Axis axis(String column) {
+    for (int d = 0; d < view.rank(); d++) {
+      Dimension dim = view.dims().get(d);
+      if (dim.column().equals(column)) {
+        CoordinateAxes.Sorted s = axes.values(d);
+        return s == null ? null : new PredicatePruner.Axis(d, s.axis());
+      }
+      if (column.equals(dim.indexColumn())) {
+        return new PredicatePruner.Axis(d, axes.positions(d).axis());
+      }
+    }
+    return null;
+  }
+
+  private long[] lengths() {
+    return view.dims().stream().mapToLong(Dimension::length).toArray();
+  }
+
+  @Override
+  public Predicate[] pushedPredicates() {
+    return pushed;
+  }
+
+  @Override
+  public boolean pushLimit(int n) {
+    limit = n;
+    return true;
+  }
+
+  @Override
+  public boolean supportCompletePushDown(Aggregation aggregation) {
+    return answer(aggregation) != null;
+  }
+
+  @Override
+  public boolean pushAggregation(Aggregation aggregation) {
+    Object[] values = answer(aggregation);
+    if (values == null) {
+      return false;
+    }
+    aggregateAnswer = new GenericInternalRow(values);
+    List<StructField> fields = new ArrayList<>();
+    for (int i = 0; i < values.length; i++) {
+      fields.add(DataTypes.createStructField("agg_" + i, aggregateType(aggregation.aggregateExpressions()[i]), true));
+    }
+    aggregateSchema = DataTypes.createStructType(fields);
+    return true;
+  }
+
+  /** COUNT(*), COUNT and MIN/MAX of dimension columns, from metadata alone; null if not possible. */
+  private Object[] answer(Aggregation aggregation) {
+    if (pushed.length > 0 || aggregation.groupByExpressions().length > 0) {
+      return null;
+    }
+    long rows = view.rowCount();
+    AggregateFunc[] funcs = aggregation.aggregateExpressions();
+    Object[] out = new Object[funcs.length];
+    for (int i = 0; i < funcs.length; i++) {
+      AggregateFunc f = funcs[i];
+      if (f instanceof CountStar) {
+        out[i] = rows;
+      } else if (f instanceof Count c && !c.isDistinct() && sorted(c.column()) != null) {
+        out[i] = rows;
+      } else if (f instanceof Min m && sorted(m.column()) != null) {
+        out[i] = rows == 0 ? null : sorted(m.column()).min();
+      } else if (f instanceof Max m && sorted(m.column()) != null) {
+        out[i] = rows == 0 ? null : sorted(m.column()).max();
+      } else {
+        return null;
+      }
+    }
+    return out;
+  }
+
+  private DataType aggregateType(AggregateFunc f) {
+    if (f instanceof Min m) {
+      return schemaTypeOf(m.column());
+    }
+    if (f instanceof Max m) {
+      return schemaTypeOf(m.column());
+    }
+    return DataTypes.LongType;
+  }
+
+  private DataType schemaTypeOf(org.apache.spark.sql.connector.expressions.Expression e) {
+    OutputColumn c = column(((NamedReference) e).fieldNames()[0]);
+    return c.kind() == OutputColumn.Kind.POSITION ? DataTypes.LongType : view.dims().get(c.index()).type();
+  }
+
+  /** The sorted values of a dimension or position column, or null for anything else. */
+  private CoordinateAxes.Sorted sorted(org.apache.spark.sql.connector.expressions.Expression e) {
+    if (!(e instanceof NamedReference r) || r.fieldNames().length != 1) {
+      return null;
+    }
+    for (int d = 0; d < view.rank(); d++) {
+      Dimension dim = view.dims().get(d);
+      if (dim.column().equals(r.fieldNames()[0])) {
+        return view.dims().get(d).length() == 0 ? axes.positions(d) : axes.values(d);
+      }
+      if (r.fieldNames()[0].equals(dim.indexColumn())) {
+        return axes.positions(d);
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public Scan build() {
+    if (aggregateAnswer != null) {
+      return new MetadataAnswerScan(aggregateSchema, aggregateAnswer, view.location());
+    }
+    long[][] chunks = new long[view.rank()][];
+    for (int d = 0; d < view.rank(); d++) {
+      chunks[d] = selection[d].chunks(view.planChunks()[d]);
+    }
+    ScanPlan plan = new ScanPlan(view, List.copyOf(columns), selection.clone(), chunks, limit);
+    return new ZarrScan(plan, schema, options, conf, pushed);
+  }
+}

@@ -1,0 +1,72 @@
+package io.github.sparkzarr.spark;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.File;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
+import org.apache.spark.sql.execution.datasources.v2.BatchScanExec;
+import org.apache.spark.sql.execution.metric.SQLMetric;
+
+/** One shared local[2] session for the whole suite, created on first use. */
+public abstract class SparkTestBase {
+  private static SparkSession session;
+
+  protected static synchronized SparkSession spark() {
+    if (session == null) {
+      session = SparkSession.builder()
+          .master("local[2]")
+          .appName("spark-zarr-tests")
+          .config("spark.driver.host", "127.0.0.1")
+          .config("spark.driver.bindAddress", "127.0.0.1")
+          .config("spark.ui.enabled", "false")
+          .config("spark.sql.shuffle.partitions", "2")
+          .config("spark.sql.catalog.zarr", ZarrCatalog.class.getName())
+          .getOrCreate();
+    }
+    return session;
+  }
+
+  /** A store under src/test/resources/spark. */
+  protected static String fixture(String name) {
+    try {
+      return new File(SparkTestBase.class.getResource("/spark/" + name).toURI()).getAbsolutePath();
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  protected static JsonNode expected(String name) throws IOException {
+    return com.fasterxml.jackson.databind.json.JsonMapper.builder()
+        .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build()
+        .readTree(new File(fixture(name)));
+  }
+
+  /** The zarr scan's SQL metrics of an executed query, by name. */
+  protected static Map<String, Long> scanMetrics(Dataset<Row> df) {
+    SparkPlan plan = df.queryExecution().executedPlan();
+    if (plan instanceof AdaptiveSparkPlanExec a) {
+      plan = a.executedPlan();
+    }
+    Map<String, Long> out = new HashMap<>();
+    collect(plan, out);
+    return out;
+  }
+
+  private static void collect(SparkPlan plan, Map<String, Long> out) {
+    if (plan instanceof BatchScanExec scan) {
+      scala.jdk.javaapi.CollectionConverters.asJava(scan.metrics())
+          .forEach((k, v) -> out.merge(k, ((SQLMetric) v).value(), Long::sum));
+    }
+    if (plan instanceof org.apache.spark.sql.execution.adaptive.QueryStageExec stage) {
+      collect(stage.plan(), out);
+    }
+    scala.jdk.javaapi.CollectionConverters.asJava(plan.children()).forEach(c -> collect(c, out));
+  }
+}
