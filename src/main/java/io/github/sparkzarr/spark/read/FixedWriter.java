@@ -2,7 +2,7 @@ package io.github.sparkzarr.spark.read;
 
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.dtype.DataType.Field;
-import io.github.sparkzarr.zarr.dtype.Float16;
+import io.github.sparkzarr.zarr.dtype.HalfFloat;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteOrder;
@@ -97,7 +97,7 @@ abstract class FixedWriter {
         case 2 -> new FixedWriter() {
           void write(byte[] s, int o, WritableColumnVector v, int r, int n) {
             for (int i = 0; i < n; i++) {
-              v.putFloat(r + i, Float16.toFloat(shortAt(s, o + 2 * i)));
+              v.putFloat(r + i, (float) HalfFloat.toDouble(shortAt(s, o + 2 * i)));
             }
           }
         };

@@ -1,7 +1,7 @@
 package io.github.sparkzarr.spark.read;
 
 import io.github.sparkzarr.zarr.dtype.DataType;
-import io.github.sparkzarr.zarr.dtype.Float16;
+import io.github.sparkzarr.zarr.dtype.HalfFloat;
 
 /** Reads one little-endian integer or float element as a number, for CF decoding. */
 abstract class RawNumber {
@@ -17,7 +17,7 @@ abstract class RawNumber {
       return switch (t.size()) {
         case 2 -> new RawNumber() {
           double asDouble(byte[] b, int at) {
-            return Float16.toFloat(FixedWriter.shortAt(b, at));
+            return (float) HalfFloat.toDouble(FixedWriter.shortAt(b, at));
           }
         };
         case 4 -> new RawNumber() {
