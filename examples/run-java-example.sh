@@ -6,4 +6,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mvn -B -q -DskipTests package
 mvn -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/classpath.txt
-exec java @examples/spark-jvm.options -cp "target/classes:$(cat target/classpath.txt)" "$@"
+exec java @examples/spark-jvm.options -Dlog4j2.configurationFile=examples/log4j2.properties -cp "target/classes:$(cat target/classpath.txt)" "$@"

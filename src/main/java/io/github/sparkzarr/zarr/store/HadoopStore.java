@@ -160,6 +160,9 @@ public final class HadoopStore implements Store {
   public void deletePrefix(String prefix) throws IOException {
     String dir = StoreKeys.validate(prefix);
     if (dir.isEmpty()) {
+      if (!fs.exists(root)) {
+        return;
+      }
       for (FileStatus st : fs.listStatus(root)) {
         fs.delete(st.getPath(), true);
       }
