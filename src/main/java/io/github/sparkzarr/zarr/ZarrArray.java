@@ -2,6 +2,11 @@ package io.github.sparkzarr.zarr;
 
 import io.github.sparkzarr.zarr.chunk.BoxCopy;
 import io.github.sparkzarr.zarr.chunk.ChunkData;
+import io.github.sparkzarr.zarr.chunk.FillChunks;
+import io.github.sparkzarr.zarr.codec.CodecException;
+import io.github.sparkzarr.zarr.codec.v3.RangeReader;
+import io.github.sparkzarr.zarr.codec.v3.ShardingCodec;
+import io.github.sparkzarr.zarr.codec.v3.V3ChunkCodec;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.metadata.ArrayMetadata;
 import io.github.sparkzarr.zarr.store.Store;
@@ -19,11 +24,19 @@ public final class ZarrArray {
   private final Store store;
   private final String path;
   private final ArrayMetadata metadata;
+  /** The key directory chunk keys are relative to: the array's path, except in the v3 draft. */
+  private final String chunkRoot;
 
   public ZarrArray(Store store, String path, ArrayMetadata metadata) {
+    this(store, path, metadata, path);
+  }
+
+  /** An array whose chunk keys live below {@code chunkRoot} rather than below its path. */
+  public ZarrArray(Store store, String path, ArrayMetadata metadata, String chunkRoot) {
     this.store = store;
     this.path = StoreKeys.normalizePath(path);
     this.metadata = metadata;
+    this.chunkRoot = StoreKeys.normalizePath(chunkRoot);
   }
 
   /** Opens the array at {@code path} ("" for the store root), of any supported format. */
@@ -52,7 +65,7 @@ public final class ZarrArray {
   /** The store key of the chunk at grid coordinates {@code coords}. */
   public String chunkKey(long[] coords) {
     checkCoords(coords);
-    return StoreKeys.join(path, metadata.chunkKeyEncoding().key(coords));
+    return StoreKeys.join(chunkRoot, metadata.chunkKeyEncoding().key(coords));
   }
 
   private void checkCoords(long[] coords) {
@@ -101,44 +114,55 @@ public final class ZarrArray {
 
   /** A chunk of {@code shape} holding the fill value everywhere. */
   public ChunkData fillChunk(int[] shape) {
-    int n = Math.toIntExact(ChunkData.count(shape));
-    DataType type = memoryType();
-    if (type.isVariableLength()) {
-      Object[] objects = new Object[n];
-      Arrays.fill(objects, metadata.fillValue().object());
-      return ChunkData.ofObjects(type, shape, objects);
-    }
-    byte[] data = new byte[Math.multiplyExact(n, type.size())];
-    fill(data, metadata.fillValue().element());
-    return ChunkData.ofBytes(type, shape, data);
+    return FillChunks.filled(memoryType(), shape, metadata.fillValue());
   }
 
-  private static void fill(byte[] data, byte[] element) {
-    boolean zero = true;
-    for (byte b : element) {
-      zero &= b == 0;
-    }
-    if (zero || data.length == 0) {
-      return;
-    }
-    System.arraycopy(element, 0, data, 0, element.length);
-    for (int filled = element.length; filled < data.length; filled *= 2) {
-      System.arraycopy(data, 0, data, filled, Math.min(filled, data.length - filled));
-    }
-  }
-
-  /** The region of {@code shape} starting at {@code start}, C-ordered and little-endian. */
+  /**
+   * The region of {@code shape} starting at {@code start}, C-ordered and little-endian. In a
+   * sharded array, a shard the region covers only in part is read in part: its index and the
+   * inner chunks the region needs.
+   */
   public ChunkData read(long[] start, int[] shape) throws IOException {
     checkRegion(start, shape);
     ChunkData out = fillChunk(shape);
     int[] chunk = metadata.chunkShape();
+    Optional<ShardingCodec> sharding = metadata.codec() instanceof V3ChunkCodec v3
+        ? v3.sharding() : Optional.empty();
     forEachChunk(start, shape, (coords, inChunk, inRegion, box) -> {
+      if (sharding.isPresent() && !Arrays.equals(box, chunk)) {
+        Optional<ChunkData> part = readShardRegion(sharding.get(), coords, inChunk, box);
+        if (part.isPresent()) {
+          copy(part.get(), box, new int[box.length], out, shape, inRegion, box);
+        }
+        return;
+      }
       Optional<ChunkData> data = readChunkIfPresent(coords);
       if (data.isPresent()) {
         copy(data.get(), chunk, inChunk, out, shape, inRegion, box);
       }
     });
     return out;
+  }
+
+  private Optional<ChunkData> readShardRegion(ShardingCodec sharding, long[] coords, int[] inChunk,
+      int[] box) throws IOException {
+    String key = chunkKey(coords);
+    RangeReader shard = new RangeReader() {
+      @Override
+      public Optional<Long> size() throws IOException {
+        return store.size(key);
+      }
+
+      @Override
+      public Optional<byte[]> read(long offset, int length) throws IOException {
+        return store.getRange(key, offset, length);
+      }
+    };
+    try {
+      return sharding.decodeRegion(shard, memoryType(), metadata.chunkShape(), inChunk, box);
+    } catch (CodecException | RuntimeException e) {
+      throw new ZarrException(store.location(), key, "cannot decode chunk: " + e.getMessage(), e);
+    }
   }
 
   /**
