@@ -5,6 +5,8 @@ import io.github.sparkzarr.zarr.metadata.ArrayMetadata;
 import io.github.sparkzarr.zarr.metadata.GroupMetadata;
 import io.github.sparkzarr.zarr.metadata.Json;
 import io.github.sparkzarr.zarr.metadata.NodeReader;
+import io.github.sparkzarr.zarr.metadata.V1Metadata;
+import io.github.sparkzarr.zarr.metadata.V1Nodes;
 import io.github.sparkzarr.zarr.metadata.V2Metadata;
 import io.github.sparkzarr.zarr.metadata.V2Nodes;
 import io.github.sparkzarr.zarr.metadata.V3Metadata;
@@ -60,7 +62,7 @@ public final class ZarrHierarchy {
 
   private static List<NodeReader> detect(Store store) throws IOException {
     List<NodeReader> readers = new ArrayList<>();
-    for (ZarrFormat f : List.of(ZarrFormat.V3, ZarrFormat.V2)) {
+    for (ZarrFormat f : List.of(ZarrFormat.V3, ZarrFormat.V2, ZarrFormat.V1)) {
       readers.add(reader(store, f));
     }
     return readers;
@@ -70,6 +72,7 @@ public final class ZarrHierarchy {
     return switch (format) {
       case V3 -> new V3Nodes(store);
       case V2 -> new V2Nodes(store);
+      case V1 -> new V1Nodes(store);
       default -> throw new IllegalArgumentException("unsupported format " + format);
     };
   }
@@ -227,5 +230,18 @@ public final class ZarrHierarchy {
     }
     root.set("consolidated_metadata", consolidated);
     store.set(V3Metadata.KEY, Json.write(root));
+  }
+
+  /** Writes a v1 array's {@code meta} (and {@code attrs} when any), returning the array. */
+  public static ZarrArray writeArrayV1(Store store, String path, ArrayMetadata md) throws IOException {
+    String p = StoreKeys.normalizePath(path);
+    store.set(StoreKeys.join(p, V1Metadata.META_KEY), Json.write(V1Metadata.toMeta(md)));
+    String attrs = StoreKeys.join(p, V1Metadata.ATTRS_KEY);
+    if (md.attributes() != null && md.attributes().size() > 0) {
+      store.set(attrs, Json.write(md.attributes()));
+    } else {
+      store.delete(attrs);
+    }
+    return new ZarrArray(store, p, md);
   }
 }
