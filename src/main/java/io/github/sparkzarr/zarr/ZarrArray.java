@@ -24,19 +24,11 @@ public final class ZarrArray {
   private final Store store;
   private final String path;
   private final ArrayMetadata metadata;
-  /** The key directory chunk keys are relative to: the array's path, except in the v3 draft. */
-  private final String chunkRoot;
 
   public ZarrArray(Store store, String path, ArrayMetadata metadata) {
-    this(store, path, metadata, path);
-  }
-
-  /** An array whose chunk keys live below {@code chunkRoot} rather than below its path. */
-  public ZarrArray(Store store, String path, ArrayMetadata metadata, String chunkRoot) {
     this.store = store;
     this.path = StoreKeys.normalizePath(path);
     this.metadata = metadata;
-    this.chunkRoot = StoreKeys.normalizePath(chunkRoot);
   }
 
   /** Opens the array at {@code path} ("" for the store root), of any supported format. */
@@ -65,7 +57,7 @@ public final class ZarrArray {
   /** The store key of the chunk at grid coordinates {@code coords}. */
   public String chunkKey(long[] coords) {
     checkCoords(coords);
-    return StoreKeys.join(chunkRoot, metadata.chunkKeyEncoding().key(coords));
+    return StoreKeys.join(path, metadata.chunkKeyEncoding().key(coords));
   }
 
   private void checkCoords(long[] coords) {

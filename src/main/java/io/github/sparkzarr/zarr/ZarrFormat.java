@@ -9,12 +9,10 @@ public enum ZarrFormat {
   /** Zarr v2 ({@code .zarray}, {@code .zgroup}, {@code .zattrs}, {@code .zmetadata}). */
   V2,
   /** Zarr v3, the final specification ({@code zarr.json} per node). */
-  V3,
-  /** The 2022 v3 editor's draft as zarr-python 2.13 writes it ({@code meta/root/...}). */
-  V3_DRAFT;
+  V3;
 
   /**
-   * Parses an option value: "1", "2", "3", "v3_draft" (also "3-draft", "draft"), case-insensitive;
+   * Parses an option value: "1", "2", "3" (or "v1", "v2", "v3"), case-insensitive;
    * "auto" or null gives null (detect per node).
    */
   public static ZarrFormat parse(String value) {
@@ -26,9 +24,8 @@ public enum ZarrFormat {
       case "1", "v1" -> V1;
       case "2", "v2" -> V2;
       case "3", "v3" -> V3;
-      case "v3_draft", "3-draft", "draft", "v3-draft" -> V3_DRAFT;
       default -> throw new IllegalArgumentException(
-          "unknown zarr_format '" + value + "' (use 1, 2, 3, v3_draft or auto)");
+          "unknown zarr_format '" + value + "' (use 1, 2, 3 or auto)");
     };
   }
 }

@@ -24,8 +24,7 @@ import java.util.TreeSet;
  * consolidated metadata when the store has it), and writing new ones.
  *
  * <p>Each node's format is detected where it is (v3 {@code zarr.json}, v2 {@code .zarray} /
- * {@code .zgroup}, v1 {@code meta}); a store whose root {@code zarr.json} is the 2022 v3 draft's
- * entry point is read as a draft hierarchy. {@link #open(Store, ZarrFormat)} reads one format only.
+ * {@code .zgroup}, v1 {@code meta}). {@link #open(Store, ZarrFormat)} reads one format only.
  */
 public final class ZarrHierarchy {
 
@@ -73,7 +72,6 @@ public final class ZarrHierarchy {
       case V3 -> new V3Nodes(store);
       case V2 -> new V2Nodes(store);
       case V1 -> new V1Nodes(store);
-      default -> throw new IllegalArgumentException("unsupported format " + format);
     };
   }
 
