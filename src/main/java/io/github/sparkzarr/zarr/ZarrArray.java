@@ -2,6 +2,11 @@ package io.github.sparkzarr.zarr;
 
 import io.github.sparkzarr.zarr.chunk.BoxCopy;
 import io.github.sparkzarr.zarr.chunk.ChunkData;
+import io.github.sparkzarr.zarr.chunk.FillChunks;
+import io.github.sparkzarr.zarr.codec.CodecException;
+import io.github.sparkzarr.zarr.codec.v3.RangeReader;
+import io.github.sparkzarr.zarr.codec.v3.ShardingCodec;
+import io.github.sparkzarr.zarr.codec.v3.V3ChunkCodec;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.metadata.ArrayMetadata;
 import io.github.sparkzarr.zarr.store.Store;
@@ -101,44 +106,55 @@ public final class ZarrArray {
 
   /** A chunk of {@code shape} holding the fill value everywhere. */
   public ChunkData fillChunk(int[] shape) {
-    int n = Math.toIntExact(ChunkData.count(shape));
-    DataType type = memoryType();
-    if (type.isVariableLength()) {
-      Object[] objects = new Object[n];
-      Arrays.fill(objects, metadata.fillValue().object());
-      return ChunkData.ofObjects(type, shape, objects);
-    }
-    byte[] data = new byte[Math.multiplyExact(n, type.size())];
-    fill(data, metadata.fillValue().element());
-    return ChunkData.ofBytes(type, shape, data);
+    return FillChunks.filled(memoryType(), shape, metadata.fillValue());
   }
 
-  private static void fill(byte[] data, byte[] element) {
-    boolean zero = true;
-    for (byte b : element) {
-      zero &= b == 0;
-    }
-    if (zero || data.length == 0) {
-      return;
-    }
-    System.arraycopy(element, 0, data, 0, element.length);
-    for (int filled = element.length; filled < data.length; filled *= 2) {
-      System.arraycopy(data, 0, data, filled, Math.min(filled, data.length - filled));
-    }
-  }
-
-  /** The region of {@code shape} starting at {@code start}, C-ordered and little-endian. */
+  /**
+   * The region of {@code shape} starting at {@code start}, C-ordered and little-endian. In a
+   * sharded array, a shard the region covers only in part is read in part: its index and the
+   * inner chunks the region needs.
+   */
   public ChunkData read(long[] start, int[] shape) throws IOException {
     checkRegion(start, shape);
     ChunkData out = fillChunk(shape);
     int[] chunk = metadata.chunkShape();
+    Optional<ShardingCodec> sharding = metadata.codec() instanceof V3ChunkCodec v3
+        ? v3.sharding() : Optional.empty();
     forEachChunk(start, shape, (coords, inChunk, inRegion, box) -> {
+      if (sharding.isPresent() && !Arrays.equals(box, chunk)) {
+        Optional<ChunkData> part = readShardRegion(sharding.get(), coords, inChunk, box);
+        if (part.isPresent()) {
+          copy(part.get(), box, new int[box.length], out, shape, inRegion, box);
+        }
+        return;
+      }
       Optional<ChunkData> data = readChunkIfPresent(coords);
       if (data.isPresent()) {
         copy(data.get(), chunk, inChunk, out, shape, inRegion, box);
       }
     });
     return out;
+  }
+
+  private Optional<ChunkData> readShardRegion(ShardingCodec sharding, long[] coords, int[] inChunk,
+      int[] box) throws IOException {
+    String key = chunkKey(coords);
+    RangeReader shard = new RangeReader() {
+      @Override
+      public Optional<Long> size() throws IOException {
+        return store.size(key);
+      }
+
+      @Override
+      public Optional<byte[]> read(long offset, int length) throws IOException {
+        return store.getRange(key, offset, length);
+      }
+    };
+    try {
+      return sharding.decodeRegion(shard, memoryType(), metadata.chunkShape(), inChunk, box);
+    } catch (CodecException | RuntimeException e) {
+      throw new ZarrException(store.location(), key, "cannot decode chunk: " + e.getMessage(), e);
+    }
   }
 
   /**

@@ -4,18 +4,27 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkzarr.zarr.metadata.ArrayMetadata;
 import io.github.sparkzarr.zarr.metadata.GroupMetadata;
 import io.github.sparkzarr.zarr.metadata.Json;
-import io.github.sparkzarr.zarr.metadata.MetadataDocuments;
+import io.github.sparkzarr.zarr.metadata.NodeReader;
+import io.github.sparkzarr.zarr.metadata.V1Metadata;
+import io.github.sparkzarr.zarr.metadata.V1Nodes;
 import io.github.sparkzarr.zarr.metadata.V2Metadata;
+import io.github.sparkzarr.zarr.metadata.V2Nodes;
+import io.github.sparkzarr.zarr.metadata.V3Metadata;
+import io.github.sparkzarr.zarr.metadata.V3Nodes;
 import io.github.sparkzarr.zarr.store.Store;
 import io.github.sparkzarr.zarr.store.StoreKeys;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /**
  * The nodes (groups and arrays) of a store: finding them, reading their metadata (from
  * consolidated metadata when the store has it), and writing new ones.
+ *
+ * <p>Each node's format is detected where it is (v3 {@code zarr.json}, v2 {@code .zarray} /
+ * {@code .zgroup}, v1 {@code meta}). {@link #open(Store, ZarrFormat)} reads one format only.
  */
 public final class ZarrHierarchy {
 
@@ -26,16 +35,44 @@ public final class ZarrHierarchy {
   }
 
   private final Store store;
-  private final MetadataDocuments documents;
+  /** The formats' readers, in the order a node's format is looked for. */
+  private final List<NodeReader> readers;
 
-  private ZarrHierarchy(Store store, MetadataDocuments documents) {
+  private ZarrHierarchy(Store store, List<NodeReader> readers) {
     this.store = store;
-    this.documents = documents;
+    this.readers = List.copyOf(readers);
   }
 
-  /** Opens the hierarchy at the root of {@code store}, reading consolidated metadata if present. */
+  /** Opens the hierarchy at the root of {@code store}, detecting each node's format. */
   public static ZarrHierarchy open(Store store) throws IOException {
-    return new ZarrHierarchy(store, MetadataDocuments.open(store));
+    return open(store, null);
+  }
+
+  /**
+   * Opens the hierarchy reading only {@code format} (the Spark option {@code zarr_format}), or
+   * detecting each node's format when {@code format} is null.
+   */
+  public static ZarrHierarchy open(Store store, ZarrFormat format) throws IOException {
+    if (format == null) {
+      return new ZarrHierarchy(store, detect(store));
+    }
+    return new ZarrHierarchy(store, List.of(reader(store, format)));
+  }
+
+  private static List<NodeReader> detect(Store store) throws IOException {
+    List<NodeReader> readers = new ArrayList<>();
+    for (ZarrFormat f : List.of(ZarrFormat.V3, ZarrFormat.V2, ZarrFormat.V1)) {
+      readers.add(reader(store, f));
+    }
+    return readers;
+  }
+
+  private static NodeReader reader(Store store, ZarrFormat format) throws IOException {
+    return switch (format) {
+      case V3 -> new V3Nodes(store);
+      case V2 -> new V2Nodes(store);
+      case V1 -> new V1Nodes(store);
+    };
   }
 
   public Store store() {
@@ -43,17 +80,27 @@ public final class ZarrHierarchy {
   }
 
   public boolean isConsolidated() {
-    return documents.isConsolidated();
+    for (NodeReader r : readers) {
+      if (r.isConsolidated()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** What is at {@code path}, or empty if nothing is. */
   public Optional<NodeType> nodeType(String path) throws IOException {
-    String p = StoreKeys.normalizePath(path);
-    if (documents.read(StoreKeys.join(p, V2Metadata.ARRAY_KEY)).isPresent()) {
-      return Optional.of(NodeType.ARRAY);
-    }
-    if (documents.read(StoreKeys.join(p, V2Metadata.GROUP_KEY)).isPresent()) {
-      return Optional.of(NodeType.GROUP);
+    return find(StoreKeys.normalizePath(path)).map(Found::type);
+  }
+
+  private record Found(NodeReader reader, NodeType type) {}
+
+  private Optional<Found> find(String p) throws IOException {
+    for (NodeReader r : readers) {
+      Optional<NodeType> t = r.nodeType(p);
+      if (t.isPresent()) {
+        return Optional.of(new Found(r, t.get()));
+      }
     }
     return Optional.empty();
   }
@@ -61,49 +108,39 @@ public final class ZarrHierarchy {
   /** The array at {@code path}; an error naming the store and key if there is none. */
   public ZarrArray openArray(String path) throws IOException {
     String p = StoreKeys.normalizePath(path);
-    String key = StoreKeys.join(p, V2Metadata.ARRAY_KEY);
-    Optional<ObjectNode> zarray = documents.read(key);
-    if (zarray.isEmpty()) {
-      String what = documents.read(StoreKeys.join(p, V2Metadata.GROUP_KEY)).isPresent()
-          ? "this is a group, not an array" : "no array here (no " + key + ")";
-      throw new ZarrException(store.location(), key, what);
+    Optional<Found> found = find(p);
+    if (found.isEmpty() || found.get().type() == NodeType.GROUP) {
+      if (readers.size() == 1) {
+        return readers.get(0).openArray(p);
+      }
+      throw new ZarrException(store.location(), p, found.isPresent()
+          ? "this is a group, not an array" : "no array here (no zarr.json, .zarray or meta)");
     }
-    ObjectNode attrs = attributes(p);
-    ArrayMetadata md = V2Metadata.readArray(zarray.get(), attrs, store.location(), key);
-    return new ZarrArray(store, p, md);
+    return found.get().reader().openArray(p);
   }
 
   /** The group at {@code path}; an error naming the store and key if there is none. */
   public GroupMetadata openGroup(String path) throws IOException {
     String p = StoreKeys.normalizePath(path);
-    String key = StoreKeys.join(p, V2Metadata.GROUP_KEY);
-    Optional<ObjectNode> zgroup = documents.read(key);
-    if (zgroup.isEmpty()) {
-      throw new ZarrException(store.location(), key, "no group here (no " + key + ")");
+    Optional<Found> found = find(p);
+    if (found.isEmpty() || found.get().type() == NodeType.ARRAY) {
+      if (readers.size() == 1) {
+        return readers.get(0).openGroup(p);
+      }
+      throw new ZarrException(store.location(), p, found.isPresent()
+          ? "this is an array, not a group" : "no group here (no zarr.json, .zgroup or meta)");
     }
-    if (!zgroup.get().path("zarr_format").isInt() || zgroup.get().get("zarr_format").asInt() != 2) {
-      throw new ZarrException(store.location(), key, "zarr_format must be 2, got " + zgroup.get().get("zarr_format"));
-    }
-    return new GroupMetadata(2, attributes(p));
-  }
-
-  private ObjectNode attributes(String path) throws IOException {
-    return documents.read(StoreKeys.join(path, V2Metadata.ATTRS_KEY)).orElseGet(Json::object);
+    return found.get().reader().openGroup(p);
   }
 
   /** The paths of the arrays and groups directly inside the group at {@code path}. */
   public List<String> children(String path) throws IOException {
     String p = StoreKeys.normalizePath(path);
-    List<String> out = new ArrayList<>();
-    for (String name : documents.listDir(StoreKeys.dir(p))) {
-      if (name.endsWith("/")) {
-        String child = StoreKeys.join(p, name.substring(0, name.length() - 1));
-        if (nodeType(child).isPresent()) {
-          out.add(child);
-        }
-      }
+    TreeSet<String> out = new TreeSet<>();
+    for (NodeReader r : readers) {
+      out.addAll(r.children(p));
     }
-    return out;
+    return new ArrayList<>(out);
   }
 
   // ---- writing ---------------------------------------------------------------------------
@@ -153,5 +190,56 @@ public final class ZarrHierarchy {
     }
     root.put("zarr_consolidated_format", 1);
     store.set(V2Metadata.CONSOLIDATED_KEY, Json.write(root));
+  }
+
+  /** Writes a v3 group's zarr.json. */
+  public static void writeGroupV3(Store store, String path, ObjectNode attributes) throws IOException {
+    String p = StoreKeys.normalizePath(path);
+    store.set(StoreKeys.join(p, V3Metadata.KEY), Json.write(V3Metadata.groupJson(attributes)));
+  }
+
+  /** Writes a v3 array's zarr.json (its codec must be a V3ChunkCodec), returning the array. */
+  public static ZarrArray writeArrayV3(Store store, String path, ArrayMetadata md) throws IOException {
+    String p = StoreKeys.normalizePath(path);
+    store.set(StoreKeys.join(p, V3Metadata.KEY), Json.write(V3Metadata.toJson(md)));
+    return new ZarrArray(store, p, md);
+  }
+
+  /**
+   * Writes v3 consolidated metadata into the root zarr.json (a group, created if absent): every
+   * node's zarr.json below it, as zarr-python 3 does.
+   */
+  public static void consolidateV3(Store store) throws IOException {
+    Optional<byte[]> existing = store.get(V3Metadata.KEY);
+    ObjectNode root = existing.isPresent()
+        ? Json.parseObject(existing.get(), store.location(), V3Metadata.KEY)
+        : V3Metadata.groupJson(null);
+    ObjectNode consolidated = Json.object();
+    consolidated.put("kind", "inline");
+    consolidated.put("must_understand", false);
+    ObjectNode metadata = consolidated.putObject("metadata");
+    for (String key : store.list("")) {
+      if (key.endsWith("/" + V3Metadata.KEY)) {
+        String path = key.substring(0, key.length() - V3Metadata.KEY.length() - 1);
+        ObjectNode doc = Json.parseObject(store.get(key).orElseThrow(), store.location(), key);
+        doc.remove("consolidated_metadata");
+        metadata.set(path, doc);
+      }
+    }
+    root.set("consolidated_metadata", consolidated);
+    store.set(V3Metadata.KEY, Json.write(root));
+  }
+
+  /** Writes a v1 array's {@code meta} (and {@code attrs} when any), returning the array. */
+  public static ZarrArray writeArrayV1(Store store, String path, ArrayMetadata md) throws IOException {
+    String p = StoreKeys.normalizePath(path);
+    store.set(StoreKeys.join(p, V1Metadata.META_KEY), Json.write(V1Metadata.toMeta(md)));
+    String attrs = StoreKeys.join(p, V1Metadata.ATTRS_KEY);
+    if (md.attributes() != null && md.attributes().size() > 0) {
+      store.set(attrs, Json.write(md.attributes()));
+    } else {
+      store.delete(attrs);
+    }
+    return new ZarrArray(store, p, md);
   }
 }

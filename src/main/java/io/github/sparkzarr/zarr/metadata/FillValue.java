@@ -56,6 +56,11 @@ public final class FillValue {
     return new FillValue(json, element.clone(), null);
   }
 
+  /** A variable-length type's fill value (a String, a byte[] or null). */
+  public static FillValue ofObject(Object object, JsonNode json) {
+    return new FillValue(json, null, object);
+  }
+
   /** Parses a v2 (numpy-style) fill value for {@code type}. */
   public static FillValue parseV2(JsonNode json, DataType type) {
     JsonNode j = json == null ? NullNode.getInstance() : json;

@@ -1,0 +1,102 @@
+package io.github.sparkzarr.zarr.codec.v3;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.github.sparkzarr.zarr.chunk.ChunkData;
+import io.github.sparkzarr.zarr.codec.ChunkCodec;
+import io.github.sparkzarr.zarr.dtype.DataType;
+import io.github.sparkzarr.zarr.metadata.Json;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A Zarr v3 codec chain: array→array codecs, one array→bytes codec, bytes→bytes codecs. Encoding
+ * runs them in that order; decoding runs them backwards.
+ */
+public final class V3ChunkCodec implements ChunkCodec {
+  private final DataType type;
+  private final List<ArrayToArrayCodec> arrayCodecs;
+  private final ArrayToBytesCodec serializer;
+  private final List<BytesToBytesCodec> bytesCodecs;
+
+  /** @param type the element type in memory (little-endian) */
+  public V3ChunkCodec(DataType type, List<ArrayToArrayCodec> arrayCodecs,
+      ArrayToBytesCodec serializer, List<BytesToBytesCodec> bytesCodecs) {
+    this.type = type.littleEndian();
+    this.arrayCodecs = List.copyOf(arrayCodecs);
+    this.serializer = serializer;
+    this.bytesCodecs = List.copyOf(bytesCodecs);
+  }
+
+  public DataType type() {
+    return type;
+  }
+
+  public List<ArrayToArrayCodec> arrayCodecs() {
+    return arrayCodecs;
+  }
+
+  public ArrayToBytesCodec serializer() {
+    return serializer;
+  }
+
+  public List<BytesToBytesCodec> bytesCodecs() {
+    return bytesCodecs;
+  }
+
+  /** The sharding codec when it is the whole chain, so shards can be read in part. */
+  public Optional<ShardingCodec> sharding() {
+    return serializer instanceof ShardingCodec s && arrayCodecs.isEmpty() && bytesCodecs.isEmpty()
+        ? Optional.of(s) : Optional.empty();
+  }
+
+  /** The chain as a v3 "codecs" list. */
+  public ArrayNode toJson() {
+    ArrayNode list = Json.nodes().arrayNode();
+    arrayCodecs.forEach(c -> list.add(c.toJson()));
+    list.add(serializer.toJson());
+    bytesCodecs.forEach(c -> list.add(c.toJson()));
+    return list;
+  }
+
+  @Override
+  public ChunkData decode(byte[] stored, int[] chunkShape) throws IOException {
+    byte[] bytes = stored;
+    for (int i = bytesCodecs.size() - 1; i >= 0; i--) {
+      bytes = bytesCodecs.get(i).codec().decode(bytes, -1);
+    }
+    List<int[]> shapes = shapes(chunkShape);
+    ChunkData data = serializer.decode(bytes, type, shapes.get(shapes.size() - 1));
+    for (int i = arrayCodecs.size() - 1; i >= 0; i--) {
+      data = arrayCodecs.get(i).decode(data, shapes.get(i));
+    }
+    return data;
+  }
+
+  /** shapes.get(i) is the shape entering array codec i; the last is what the serializer sees. */
+  private List<int[]> shapes(int[] chunkShape) {
+    List<int[]> shapes = new ArrayList<>();
+    int[] s = chunkShape;
+    shapes.add(s);
+    for (ArrayToArrayCodec c : arrayCodecs) {
+      s = c.encodedShape(s);
+      shapes.add(s);
+    }
+    return shapes;
+  }
+
+  @Override
+  public byte[] encode(ChunkData chunk) throws IOException {
+    ChunkData data = chunk;
+    for (ArrayToArrayCodec c : arrayCodecs) {
+      data = c.encode(data);
+    }
+    byte[] bytes = serializer.encode(data);
+    int itemSize = type.isVariableLength() ? 1 : type.size();
+    for (BytesToBytesCodec c : bytesCodecs) {
+      bytes = c.codec().encode(bytes, itemSize);
+    }
+    return bytes;
+  }
+}
