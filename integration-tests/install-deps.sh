@@ -10,9 +10,10 @@ if ! /usr/bin/python3 -c "import zarr, numcodecs, xarray" >/dev/null 2>&1; then
 fi
 /usr/bin/python3 -c "import zarr, numcodecs; print('zarr-python', zarr.__version__, 'numcodecs', numcodecs.__version__)"
 # zarrita (npm, version pinned in integration-tests/zarrita/package-lock.json) for the v3 checks.
+HERE="$(cd "$(dirname "$0")" && pwd)"
 if command -v npm >/dev/null 2>&1; then
-  (cd "$(dirname "$0")/zarrita" && npm ci --no-audit --no-fund --loglevel=error)
-  node -e "console.log('zarrita', require('$(dirname "$0")/zarrita/node_modules/zarrita/package.json').version)"
+  (cd "$HERE/zarrita" && npm ci --no-audit --no-fund --loglevel=error)
+  node -e "console.log('zarrita', require('$HERE/zarrita/node_modules/zarrita/package.json').version)"
 else
   echo "npm not found: install nodejs and npm to run the zarrita v3 checks" >&2
 fi

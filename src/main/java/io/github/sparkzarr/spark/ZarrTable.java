@@ -60,12 +60,12 @@ public final class ZarrTable implements SupportsRead, SupportsMetadataColumns {
       // and an array keeps its name when loaded by its own path.
       Path root = fs.makeQualified(loaded);
       String inside = "";
-      while (root.getParent() != null && fs.exists(new Path(root.getParent(), ".zgroup"))) {
+      while (root.getParent() != null && isGroup(fs, root.getParent())) {
         inside = StoreKeys.join(root.getName(), inside);
         root = root.getParent();
       }
       HadoopStore store = new HadoopStore(root, conf);
-      ZarrHierarchy h = ZarrHierarchy.open(store);
+      ZarrHierarchy h = ZarrHierarchy.open(store, options.zarrFormat());
       String location = new HadoopStore(fs.makeQualified(loaded), conf).location();
       String target = options.array() == null ? inside : StoreKeys.join(inside, options.array());
       ZarrHierarchy.NodeType type = h.nodeType(target).orElseThrow(() -> new IllegalArgumentException(
@@ -164,5 +164,10 @@ public final class ZarrTable implements SupportsRead, SupportsMetadataColumns {
   @Override
   public String toString() {
     return name;
+  }
+
+  /** A v2 group (.zgroup) or a v3 node (zarr.json; only groups have children). */
+  private static boolean isGroup(FileSystem fs, Path dir) throws IOException {
+    return fs.exists(new Path(dir, ".zgroup")) || fs.exists(new Path(dir, "zarr.json"));
   }
 }

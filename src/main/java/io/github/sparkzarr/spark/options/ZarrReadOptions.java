@@ -1,5 +1,6 @@
 package io.github.sparkzarr.spark.options;
 
+import io.github.sparkzarr.zarr.ZarrFormat;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,11 +39,11 @@ public final class ZarrReadOptions implements Serializable {
   private final List<String> variables;
   private final boolean decodeCF;
   private final Long maxPartitionBytes;
-  private final Integer zarrFormat;
+  private final ZarrFormat zarrFormat;
   private final Map<String, String> hadoopSettings;
 
   private ZarrReadOptions(String path, String array, List<String> variables, boolean decodeCF,
-      Long maxPartitionBytes, Integer zarrFormat, Map<String, String> hadoopSettings) {
+      Long maxPartitionBytes, ZarrFormat zarrFormat, Map<String, String> hadoopSettings) {
     this.path = path;
     this.array = array;
     this.variables = variables;
@@ -160,22 +161,22 @@ public final class ZarrReadOptions implements Serializable {
     return bytes;
   }
 
-  private static int parseFormat(String v) {
-    Set<String> valid = Set.of("1", "2", "3");
-    String t = v.trim();
-    if (!valid.contains(t)) {
-      throw new IllegalArgumentException(
-          "option '" + ZARR_FORMAT + "' must be 1, 2 or 3, got '" + v + "'");
+  private static ZarrFormat parseFormat(String v) {
+    try {
+      return ZarrFormat.parse(v);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("option '" + ZARR_FORMAT + "': " + e.getMessage());
     }
-    if (!t.equals("2")) {
-      throw new IllegalArgumentException("option '" + ZARR_FORMAT + "' = " + t
-          + ": only Zarr format 2 can be read so far");
-    }
-    return 2;
   }
+
 
   public String path() {
     return path;
+  }
+
+  /** The format to read, or null to detect it per node. */
+  public ZarrFormat zarrFormat() {
+    return zarrFormat;
   }
 
   /** The array to read as one table, relative to the store, or null. */

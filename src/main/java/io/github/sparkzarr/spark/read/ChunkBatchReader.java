@@ -10,6 +10,7 @@ import io.github.sparkzarr.spark.schema.DatasetView.Dimension;
 import io.github.sparkzarr.spark.schema.DatasetView.Variable;
 import io.github.sparkzarr.zarr.ZarrArray;
 import io.github.sparkzarr.zarr.chunk.ChunkData;
+import io.github.sparkzarr.zarr.store.CountingStore;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -162,9 +163,9 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
         origin[k] = chunk[k] * view.planChunks()[k];
       }
       long t0 = System.nanoTime();
-      long fetch0 = store.fetchNanos;
+      long fetch0 = store.fetchNanos();
       data = array.readChunk(chunk);
-      decodeNanos += System.nanoTime() - t0 - (store.fetchNanos - fetch0);
+      decodeNanos += System.nanoTime() - t0 - (store.fetchNanos() - fetch0);
     } else {
       for (int k = 0; k < m; k++) {
         long[] s = sel[dims[k]];
@@ -255,9 +256,9 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
       return last.data();
     }
     long t0 = System.nanoTime();
-    long fetch0 = store.fetchNanos;
+    long fetch0 = store.fetchNanos();
     ChunkData data = array.read(origin, shape);
-    decodeNanos += System.nanoTime() - t0 - (store.fetchNanos - fetch0);
+    decodeNanos += System.nanoTime() - t0 - (store.fetchNanos() - fetch0);
     lastRegion.put(column, new Region(origin, shape, data));
     return data;
   }
@@ -283,9 +284,9 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
   @Override
   public CustomTaskMetric[] currentMetricsValues() {
     return new CustomTaskMetric[] {
-      new MetricValue(ChunksReadMetric.NAME, store.present),
-      new MetricValue(ChunksMissingMetric.NAME, store.missing),
-      new MetricValue(BytesFetchedMetric.NAME, store.bytes),
+      new MetricValue(ChunksReadMetric.NAME, store.valuesFound()),
+      new MetricValue(ChunksMissingMetric.NAME, store.valuesMissing()),
+      new MetricValue(BytesFetchedMetric.NAME, store.bytesRead()),
       new MetricValue(DecodeTimeMetric.NAME, decodeNanos / 1_000_000),
     };
   }

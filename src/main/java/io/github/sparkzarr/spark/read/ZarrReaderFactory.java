@@ -1,5 +1,6 @@
 package io.github.sparkzarr.spark.read;
 
+import io.github.sparkzarr.zarr.store.CountingStore;
 import io.github.sparkzarr.zarr.store.HadoopStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkzarr.zarr.ZarrArray;
 import io.github.sparkzarr.zarr.metadata.ArrayMetadata;
 import io.github.sparkzarr.zarr.metadata.Json;
-import io.github.sparkzarr.zarr.metadata.V2Metadata;
+import io.github.sparkzarr.zarr.metadata.ArrayDocuments;
 import io.github.sparkzarr.zarr.store.Store;
 import java.io.IOException;
 import java.io.Serializable;
@@ -17,13 +17,15 @@ import java.nio.charset.StandardCharsets;
  */
 public final class ArraySpec implements Serializable {
   private final String path;
-  private final String zarray;
+  private final int format;
+  private final String document;
   private final String attributes;
   private transient ArrayMetadata metadata;
 
   public ArraySpec(ZarrArray array) {
     this.path = array.path();
-    this.zarray = text(V2Metadata.toZarray(array.metadata()));
+    this.format = array.metadata().zarrFormat();
+    this.document = text(ArrayDocuments.metadata(array.metadata()));
     this.attributes = text(array.metadata().attributes());
     this.metadata = array.metadata();
   }
@@ -45,10 +47,10 @@ public final class ArraySpec implements Serializable {
   public ArrayMetadata metadata() {
     if (metadata == null) {
       try {
-        byte[] z = zarray.getBytes(StandardCharsets.UTF_8);
+        byte[] d = document.getBytes(StandardCharsets.UTF_8);
         byte[] a = attributes.getBytes(StandardCharsets.UTF_8);
-        metadata = V2Metadata.readArray(Json.parseObject(z, "", path), Json.parseObject(a, "", path),
-            "", path);
+        metadata = ArrayDocuments.read(format, Json.parseObject(d, "", path),
+            Json.parseObject(a, "", path), "", path);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

@@ -6,13 +6,17 @@ import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A store that counts what is read through it: value bytes fetched (whole values and ranges) and
- * read requests. Wrap a store in it to measure I/O, e.g. for a Spark custom metric.
+ * A store that counts what is read through it: value bytes fetched (whole values and ranges),
+ * read requests, whole-value reads that found a value or nothing, and time spent fetching. Wrap a
+ * store in it to measure I/O, e.g. for Spark custom metrics.
  */
 public final class CountingStore implements Store {
   private final Store delegate;
   private final LongAdder bytesRead = new LongAdder();
   private final LongAdder requests = new LongAdder();
+  private final LongAdder found = new LongAdder();
+  private final LongAdder missing = new LongAdder();
+  private final LongAdder fetchNanos = new LongAdder();
 
   public CountingStore(Store delegate) {
     this.delegate = delegate;
@@ -28,12 +32,31 @@ public final class CountingStore implements Store {
     return requests.sum();
   }
 
+  /** get calls that found a value. */
+  public long valuesFound() {
+    return found.sum();
+  }
+
+  /** get calls that found no value (missing chunks, absent metadata). */
+  public long valuesMissing() {
+    return missing.sum();
+  }
+
+  /** Nanoseconds spent in get and getRange of the wrapped store. */
+  public long fetchNanos() {
+    return fetchNanos.sum();
+  }
+
   public void reset() {
     bytesRead.reset();
     requests.reset();
+    found.reset();
+    missing.reset();
+    fetchNanos.reset();
   }
 
-  private Optional<byte[]> count(Optional<byte[]> value) {
+  private Optional<byte[]> count(Optional<byte[]> value, long startNanos) {
+    fetchNanos.add(System.nanoTime() - startNanos);
     requests.increment();
     value.ifPresent(v -> bytesRead.add(v.length));
     return value;
@@ -46,12 +69,16 @@ public final class CountingStore implements Store {
 
   @Override
   public Optional<byte[]> get(String key) throws IOException {
-    return count(delegate.get(key));
+    long start = System.nanoTime();
+    Optional<byte[]> value = count(delegate.get(key), start);
+    (value.isPresent() ? found : missing).increment();
+    return value;
   }
 
   @Override
   public Optional<byte[]> getRange(String key, long offset, int length) throws IOException {
-    return count(delegate.getRange(key, offset, length));
+    long start = System.nanoTime();
+    return count(delegate.getRange(key, offset, length), start);
   }
 
   @Override
