@@ -109,6 +109,15 @@ public final class ZarrArray {
     return FillChunks.filled(memoryType(), shape, metadata.fillValue());
   }
 
+  /** True if {@link #read} fetches only the needed parts of a chunk (sharded arrays). */
+  public boolean readsPartialChunks() {
+    return sharding().isPresent();
+  }
+
+  private Optional<ShardingCodec> sharding() {
+    return metadata.codec() instanceof V3ChunkCodec v3 ? v3.sharding() : Optional.empty();
+  }
+
   /**
    * The region of {@code shape} starting at {@code start}, C-ordered and little-endian. In a
    * sharded array, a shard the region covers only in part is read in part: its index and the
@@ -118,8 +127,7 @@ public final class ZarrArray {
     checkRegion(start, shape);
     ChunkData out = fillChunk(shape);
     int[] chunk = metadata.chunkShape();
-    Optional<ShardingCodec> sharding = metadata.codec() instanceof V3ChunkCodec v3
-        ? v3.sharding() : Optional.empty();
+    Optional<ShardingCodec> sharding = sharding();
     forEachChunk(start, shape, (coords, inChunk, inRegion, box) -> {
       if (sharding.isPresent() && !Arrays.equals(box, chunk)) {
         Optional<ChunkData> part = readShardRegion(sharding.get(), coords, inChunk, box);

@@ -80,6 +80,24 @@ class ZarrFormatsReadTest extends SparkTestBase {
     return tests;
   }
 
+  /** A filter that needs one inner chunk of a shard fetches that chunk and the index, not the shard. */
+  @org.junit.jupiter.api.Test
+  void aSmallBoxFetchesOnlyTheInnerChunksItNeeds() throws Exception {
+    Path dir = CORPUS.resolve("v3-sharded");
+    String store = dir.toAbsolutePath().toString();
+    long shardBytes = Files.size(dir.resolve("arrays/int32_gzip_end/c/0/0"));
+    Dataset<Row> all = spark().read().format("zarr").option("array", "arrays/int32_gzip_end").load(store);
+    String[] dims = all.columns();
+    Dataset<Row> box = all.where(all.col(dims[0]).lt(4).and(all.col(dims[1]).lt(5)));
+    assertEquals(20, box.collectAsList().size());
+    Map<String, Long> metrics = scanMetrics(box);
+    long fetched = metrics.get("bytesFetched");
+    assertTrue(fetched > 0 && fetched < shardBytes,
+        "fetched " + fetched + " bytes; the whole shard has " + shardBytes);
+    all.collectAsList();
+    assertTrue(scanMetrics(all).get("bytesFetched") > 3 * shardBytes, "a full scan reads every shard");
+  }
+
   /** Reads the array through Spark and compares its values, ordered by position, with {@code raw}. */
   private static void check(Path store, String array, String type, Path raw, String format)
       throws Exception {

@@ -156,8 +156,10 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
     long[] origin = new long[m];
     int[] shape = new int[m];
     ChunkData data;
+    // Sharded arrays go through region reads, which fetch only the inner chunks selected.
     boolean aligned = var.coversAll(view.rank())
-        && Arrays.equals(array.metadata().chunkShape(), view.planChunks());
+        && Arrays.equals(array.metadata().chunkShape(), view.planChunks())
+        && !array.readsPartialChunks();
     if (aligned) {
       for (int k = 0; k < m; k++) {
         origin[k] = chunk[k] * view.planChunks()[k];
