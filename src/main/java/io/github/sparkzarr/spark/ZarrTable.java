@@ -90,9 +90,16 @@ public final class ZarrTable implements SupportsRead, SupportsMetadataColumns {
     }
   }
 
+  /** As Spark's own sessionState().newHadoopConf(), through public API of Spark 3.5 and 4.x. */
   private static Configuration newHadoopConf() {
     SparkSession session = SparkSession.active();
-    return ((org.apache.spark.sql.classic.SparkSession) session).sessionState().newHadoopConf();
+    Configuration conf = new Configuration(session.sparkContext().hadoopConfiguration());
+    scala.jdk.javaapi.CollectionConverters.asJava(session.conf().getAll()).forEach((k, v) -> {
+      if (v != null) {
+        conf.set(k, v);
+      }
+    });
+    return conf;
   }
 
   public DatasetView view() {
