@@ -60,7 +60,8 @@ public final class ZarrTable implements SupportsRead, SupportsMetadataColumns {
       // and an array keeps its name when loaded by its own path.
       Path root = fs.makeQualified(loaded);
       String inside = "";
-      while (root.getParent() != null && fs.exists(new Path(root.getParent(), ".zgroup"))) {
+      while (root.getParent() != null
+          && HadoopStore.fileSize(fs, new Path(root.getParent(), ".zgroup")).isPresent()) {
         inside = StoreKeys.join(root.getName(), inside);
         root = root.getParent();
       }
