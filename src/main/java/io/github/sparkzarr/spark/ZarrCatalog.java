@@ -7,6 +7,8 @@ import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableChange;
+import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
@@ -43,6 +45,13 @@ public final class ZarrCatalog implements TableCatalog {
   @Override
   public Identifier[] listTables(String[] namespace) {
     return new Identifier[0];
+  }
+
+  /** Abstract in Spark 3.5 (4.x routes its Column[] variant here). */
+  @Override
+  public Table createTable(Identifier ident, StructType schema, Transform[] partitions,
+      Map<String, String> properties) {
+    throw new UnsupportedOperationException("the zarr catalog is read-only");
   }
 
   @Override

@@ -90,9 +90,16 @@ public final class ZarrTable implements SupportsRead, SupportsMetadataColumns {
     }
   }
 
+  /** As Spark's own sessionState().newHadoopConf(), through public API of Spark 3.5 and 4.x. */
   private static Configuration newHadoopConf() {
     SparkSession session = SparkSession.active();
-    return ((org.apache.spark.sql.classic.SparkSession) session).sessionState().newHadoopConf();
+    Configuration conf = new Configuration(session.sparkContext().hadoopConfiguration());
+    scala.jdk.javaapi.CollectionConverters.asJava(session.conf().getAll()).forEach((k, v) -> {
+      if (v != null) {
+        conf.set(k, v);
+      }
+    });
+    return conf;
   }
 
   public DatasetView view() {
@@ -166,8 +173,12 @@ public final class ZarrTable implements SupportsRead, SupportsMetadataColumns {
     return name;
   }
 
-  /** A v2 group (.zgroup) or a v3 node (zarr.json; only groups have children). */
+  /**
+   * A v2 group (.zgroup) or a v3 node (zarr.json; only groups have children). Sizes, not exists:
+   * over HTTP every path "exists".
+   */
   private static boolean isGroup(FileSystem fs, Path dir) throws IOException {
-    return fs.exists(new Path(dir, ".zgroup")) || fs.exists(new Path(dir, "zarr.json"));
+    return HadoopStore.fileSize(fs, new Path(dir, ".zgroup")).isPresent()
+        || HadoopStore.fileSize(fs, new Path(dir, "zarr.json")).isPresent();
   }
 }

@@ -1,7 +1,9 @@
 package io.github.sparkzarr.zarr.store;
 
+import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -84,7 +86,16 @@ public final class HadoopStore implements Store {
     Path p = pathOf(key);
     try (FSDataInputStream in = fs.open(p)) {
       byte[] buf = new byte[length];
-      in.readFully(offset, buf);
+      try {
+        in.readFully(offset, buf);
+      } catch (UnsupportedOperationException notSeekable) {
+        // HTTP's FileSystem streams cannot seek: skip to the range instead.
+        in.skipNBytes(offset);
+        if (in.readNBytes(buf, 0, length) != length) {
+          throw new EOFException("range " + offset + "+" + length + " reaches past the end of "
+              + withoutUserInfo(p.toUri()));
+        }
+      }
       return Optional.of(buf);
     } catch (FileNotFoundException e) {
       return Optional.empty();
@@ -93,9 +104,29 @@ public final class HadoopStore implements Store {
 
   @Override
   public Optional<Long> size(String key) throws IOException {
+    return fileSize(fs, pathOf(key));
+  }
+
+  /**
+   * The length of the file at {@code path}, or empty when there is none (or it is a directory).
+   * HTTP's FileSystem answers every status with length -1 and never "not found", because only a
+   * GET can tell; an unknown length is settled by reading the file.
+   */
+  public static Optional<Long> fileSize(FileSystem fs, Path path) throws IOException {
+    FileStatus st;
     try {
-      FileStatus st = fs.getFileStatus(pathOf(key));
-      return st.isFile() ? Optional.of(st.getLen()) : Optional.empty();
+      st = fs.getFileStatus(path);
+    } catch (FileNotFoundException e) {
+      return Optional.empty();
+    }
+    if (!st.isFile()) {
+      return Optional.empty();
+    }
+    if (st.getLen() >= 0) {
+      return Optional.of(st.getLen());
+    }
+    try (FSDataInputStream in = fs.open(path)) {
+      return Optional.of(in.transferTo(OutputStream.nullOutputStream()));
     } catch (FileNotFoundException e) {
       return Optional.empty();
     }

@@ -71,7 +71,9 @@ public record ZstdCodec(int level, boolean checksum) implements BytesCodec {
     if (input.length == 0) {
       throw new CodecException(ID + ": no data (an empty input holds no zstd frame)");
     }
-    long declared = Zstd.getFrameContentSize(input); // negative: unknown or unreadable
+    // negative: unknown or unreadable. Not getFrameContentSize: Spark 3.5 ships zstd-jni 1.5.5,
+    // which lacks it; this older call answers the same on 1.5.5 and 1.5.6.
+    long declared = Zstd.decompressedSize(input, 0, input.length, false);
     if (declared >= 0) {
       if (declared > DecodeTarget.MAX_SIZE || declared > input.length * MAX_RATIO) {
         throw new CodecException(
