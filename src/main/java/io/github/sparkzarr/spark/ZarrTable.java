@@ -123,7 +123,8 @@ public final class ZarrTable implements SupportsRead, SupportsWrite, SupportsMet
   public Column[] columns() {
     List<Column> out = new ArrayList<>();
     for (StructField f : schema().fields()) {
-      out.add(Column.create(f.name(), f.dataType(), f.nullable()));
+      // Field metadata (dimension marks, attributes) travels as JSON in a v2 column.
+      out.add(Column.create(f.name(), f.dataType(), f.nullable(), null, f.metadata().json()));
     }
     return out.toArray(new Column[0]);
   }

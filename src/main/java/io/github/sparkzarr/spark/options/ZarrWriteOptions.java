@@ -99,11 +99,8 @@ public final class ZarrWriteOptions implements Serializable {
           + "Zarr v3 codec), which this build does not write yet");
     }
     if (dims != null) {
-      sameRank(CHUNKS, chunks == null ? null : chunks.length, dims);
-      sameRank(SHAPE, shape == null ? null : shape.length, dims);
-    } else if (chunks != null || shape != null) {
-      throw new IllegalArgumentException("options 'chunks' and 'shape' list one length per "
-          + "dimension, so they need option 'dimensions' (e.g. \"time,lat,lon\")");
+      checkRank(CHUNKS, chunks == null ? null : chunks.length, dims);
+      checkRank(SHAPE, shape == null ? null : shape.length, dims);
     }
     String appendDim = known.get(APPEND_DIM) == null ? null : known.get(APPEND_DIM).trim();
     if (appendDim != null && dims != null && !dims.contains(appendDim)) {
@@ -125,7 +122,8 @@ public final class ZarrWriteOptions implements Serializable {
         appendDim, target, Collections.unmodifiableMap(hadoop));
   }
 
-  private static void sameRank(String option, Integer length, List<String> dims) {
+  /** 'chunks' and 'shape' give one length per dimension (checked again once dimensions are known). */
+  public static void checkRank(String option, Integer length, List<String> dims) {
     if (length != null && length != dims.size()) {
       throw new IllegalArgumentException("option '" + option + "' has " + length
           + " lengths but there are " + dims.size() + " dimensions " + dims);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkzarr.spark.options.ZarrWriteOptions;
 import io.github.sparkzarr.spark.schema.ArraySpec;
+import io.github.sparkzarr.spark.schema.DatasetView;
 import io.github.sparkzarr.zarr.ZarrArray;
 import io.github.sparkzarr.zarr.ZarrException;
 import io.github.sparkzarr.zarr.ZarrHierarchy;
@@ -38,8 +39,8 @@ import org.apache.spark.sql.types.StructType;
  */
 public final class WritePlanner {
   /** Field metadata the read path sets: marks dimension columns, carries array attributes. */
-  public static final String DIMENSION_METADATA = "zarr.dimension";
-  public static final String ATTRIBUTES_METADATA = "zarr.attributes";
+  public static final String DIMENSION_METADATA = DatasetView.DIMENSION_METADATA;
+  public static final String ATTRIBUTES_METADATA = DatasetView.ATTRIBUTES_METADATA;
   /** Coordinate arrays up to this length are one chunk (as xarray writes index coordinates). */
   static final int MAX_COORDINATE_CHUNK = 1 << 20;
 
@@ -88,6 +89,8 @@ public final class WritePlanner {
       readExisting();
       List<String> dims = dimensions();
       int rank = dims.size();
+      ZarrWriteOptions.checkRank(ZarrWriteOptions.CHUNKS, opts.chunks() == null ? null : opts.chunks().length, dims);
+      ZarrWriteOptions.checkRank(ZarrWriteOptions.SHAPE, opts.shape() == null ? null : opts.shape().length, dims);
       long[] base = new long[rank];
       for (ZarrArray a : existing.values()) {
         List<String> dn = a.metadata().dimensionNames();
