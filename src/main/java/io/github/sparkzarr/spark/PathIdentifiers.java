@@ -25,7 +25,26 @@ final class PathIdentifiers {
       ZarrReadOptions.VARIABLES, ZarrReadOptions.DECODE_CF, ZarrReadOptions.MAX_PARTITION_BYTES);
   private static final Map<String, Map<String, String>> REGISTRY = new ConcurrentHashMap<>();
 
+  /**
+   * The identifier a DataFrame read on this thread is about to load. Spark asks a
+   * {@code SupportsCatalogOptions} source for a time-travel version only when reading, right
+   * before {@code loadTable}; writes never ask. So a missing path can be an error for reads and a
+   * new table for writes (DataFrameWriter.save calls plain {@code loadTable} for append/overwrite).
+   */
+  private static final ThreadLocal<Identifier> READING = new ThreadLocal<>();
+
   private PathIdentifiers() {}
+
+  static void markRead(Identifier ident) {
+    READING.set(ident);
+  }
+
+  /** Whether {@code ident} is being loaded by a read (the mark is consumed). */
+  static boolean takeReadMark(Identifier ident) {
+    boolean read = ident.equals(READING.get());
+    READING.remove();
+    return read;
+  }
 
   static Identifier of(Map<String, String> options) {
     String path = null;

@@ -40,7 +40,6 @@ import org.apache.spark.sql.connector.catalog.SupportsNamespaces;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableChange;
-import org.apache.spark.sql.connector.catalog.TableWritePrivilege;
 import org.apache.spark.sql.connector.catalog.functions.UnboundFunction;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.types.DataTypes;
@@ -165,28 +164,23 @@ public final class ZarrCatalog implements StagingTableCatalog, SupportsNamespace
 
   // ---- tables ----------------------------------------------------------------------------
 
-  /** Reads: a missing table is an error (for DataFrame API paths, one naming the path). */
+  /**
+   * A missing table is an error, except for a DataFrame API path being written: append and
+   * overwrite create paths that do not exist yet, so there it is a new, empty table.
+   */
   @Override
   public Table loadTable(Identifier ident) throws NoSuchTableException {
     Node n = resolve(ident);
-    if (nodeType(n) == null && !n.lenient()) {
-      throw new NoSuchTableException(ident);
+    boolean read = n.lenient() && PathIdentifiers.takeReadMark(ident);
+    if (nodeType(n) == null) {
+      if (!n.lenient()) {
+        throw new NoSuchTableException(ident);
+      }
+      if (!read) {
+        return new ZarrNewTable(ident.name(), new StructType(), target(n, Map.of()), WriteMode.APPEND);
+      }
     }
     return ZarrTable.open(ZarrReadOptions.parse(withPath(n.tableOptions(), n.fullPath())));
-  }
-
-  /**
-   * Writes: the DataFrame API appends to and overwrites paths that may not exist yet, so a missing
-   * path is a new, empty table there.
-   */
-  @Override
-  public Table loadTable(Identifier ident, Set<TableWritePrivilege> privileges)
-      throws NoSuchTableException {
-    Node n = resolve(ident);
-    if (nodeType(n) == null && n.lenient()) {
-      return new ZarrNewTable(ident.name(), new StructType(), target(n, Map.of()), WriteMode.APPEND);
-    }
-    return loadTable(ident);
   }
 
   @Override

@@ -44,6 +44,13 @@ public final class ZarrDataSource implements SupportsCatalogOptions, DataSourceR
     return FALLBACK_CATALOG;
   }
 
+  /** Called only by reads, just before the table is loaded: see {@link PathIdentifiers#markRead}. */
+  @Override
+  public java.util.Optional<String> extractTimeTravelVersion(CaseInsensitiveStringMap options) {
+    PathIdentifiers.markRead(extractIdentifier(options));
+    return java.util.Optional.empty();
+  }
+
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
     return table(options.asCaseSensitiveMap()).schema();
