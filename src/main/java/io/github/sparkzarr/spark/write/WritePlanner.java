@@ -92,7 +92,7 @@ public final class WritePlanner {
       ZarrWriteOptions.checkRank(ZarrWriteOptions.CHUNKS, opts.chunks() == null ? null : opts.chunks().length, dims);
       ZarrWriteOptions.checkRank(ZarrWriteOptions.SHAPE, opts.shape() == null ? null : opts.shape().length, dims);
       long[] base = new long[rank];
-      for (ZarrArray a : existing.values()) {
+      for (ZarrArray a : mode == WriteMode.APPEND ? existing.values() : List.<ZarrArray>of()) {
         List<String> dn = a.metadata().dimensionNames();
         for (int k = 0; dn != null && k < dn.size(); k++) {
           int d = dims.indexOf(dn.get(k));
@@ -139,7 +139,7 @@ public final class WritePlanner {
             offset, limits == null ? -1 : limits[d], c[1], coordType));
         if (c[1] >= 0) {
           ZarrArray old = existing.remove(dims.get(d));
-          if (old != null) {
+          if (old != null && mode == WriteMode.APPEND) {
             oldCoords.put(d, old.metadata());
           }
           coordAttrs.put(d, attributes(schema.fields()[c[1]]));
@@ -163,17 +163,23 @@ public final class WritePlanner {
       ZarrHierarchy h = ZarrHierarchy.open(store);
       String group = target.groupPath();
       Optional<ZarrHierarchy.NodeType> node = h.nodeType(group);
-      if (node.isEmpty() || mode == WriteMode.OVERWRITE) {
+      if (node.isEmpty()) {
         return;
       }
       if (mode == WriteMode.CREATE) {
         throw new IllegalStateException(target.location() + " already exists");
       }
       if (node.get() == ZarrHierarchy.NodeType.ARRAY) {
+        if (mode == WriteMode.OVERWRITE) {
+          return;
+        }
         throw new IllegalArgumentException(target.location() + " is an array; appends write to a "
             + "group (a dataset), so overwrite it or write to another path");
       }
-      existingGroupAttributes = h.openGroup(group).attributes().deepCopy();
+      if (mode == WriteMode.APPEND) {
+        existingGroupAttributes = h.openGroup(group).attributes().deepCopy();
+      }
+      // An overwrite reads the old arrays only for defaults (dimensions, chunks), never merges.
       for (String child : h.children(group)) {
         if (h.nodeType(child).orElse(null) == ZarrHierarchy.NodeType.ARRAY) {
           existing.put(child.substring(child.lastIndexOf('/') + 1), h.openArray(child));
@@ -283,7 +289,7 @@ public final class WritePlanner {
         long[] limits, long[] base) {
       ElementType type = ElementType.of(f.name(), f.dataType());
       String path = StoreKeys.join(target.groupPath(), f.name());
-      ZarrArray old = existing.get(f.name());
+      ZarrArray old = mode == WriteMode.APPEND ? existing.get(f.name()) : null;
       ArrayMetadata md;
       if (old != null) {
         md = old.metadata();
