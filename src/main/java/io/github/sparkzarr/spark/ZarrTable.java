@@ -12,7 +12,14 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import io.github.sparkzarr.spark.write.WriteMode;
+import io.github.sparkzarr.spark.write.ZarrTarget;
+import io.github.sparkzarr.spark.write.ZarrWriteBuilder;
+import org.apache.spark.sql.connector.catalog.SupportsWrite;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -33,20 +40,22 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * A Zarr array or group as a table: one array (position columns and a value column) or a group's
  * dataset view. Metadata is read here, once, on the driver.
  */
-public final class ZarrTable implements SupportsRead, SupportsMetadataColumns {
+public final class ZarrTable implements SupportsRead, SupportsWrite, SupportsMetadataColumns {
   private final ZarrReadOptions options;
   private final Configuration conf;
   private final HadoopStore store;
   private final DatasetView view;
   private final String name;
+  private final ZarrTarget target;
 
   private ZarrTable(ZarrReadOptions options, Configuration conf, HadoopStore store, DatasetView view,
-      String name) {
+      String name, ZarrTarget target) {
     this.options = options;
     this.conf = conf;
     this.store = store;
     this.view = view;
     this.name = name;
+    this.target = target;
   }
 
   /** Opens what {@code options} point at; errors name the location, never credentials. */
@@ -83,7 +92,8 @@ public final class ZarrTable implements SupportsRead, SupportsMetadataColumns {
         view = DatasetViews.ofGroup(location, uri, h, target, options.variables(), options.decodeCF());
       }
       String name = "zarr." + location + (options.array() == null ? "" : "[" + options.array() + "]");
-      return new ZarrTable(options, conf, store, view, name);
+      ZarrTarget writeTarget = new ZarrTarget(location, uri, target, options.hadoopSettings(), Map.of());
+      return new ZarrTable(options, conf, store, view, name, writeTarget);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read Zarr metadata at " + options.path() + ": "
           + e.getMessage(), e);
@@ -120,14 +130,28 @@ public final class ZarrTable implements SupportsRead, SupportsMetadataColumns {
   public Column[] columns() {
     List<Column> out = new ArrayList<>();
     for (StructField f : schema().fields()) {
-      out.add(Column.create(f.name(), f.dataType(), f.nullable()));
+      // Field metadata (dimension marks, attributes) travels as JSON in a v2 column.
+      out.add(Column.create(f.name(), f.dataType(), f.nullable(), null, f.metadata().json()));
     }
     return out.toArray(new Column[0]);
   }
 
   @Override
   public Set<TableCapability> capabilities() {
-    return EnumSet.of(TableCapability.BATCH_READ);
+    return EnumSet.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE,
+        TableCapability.TRUNCATE, TableCapability.ACCEPT_ANY_SCHEMA);
+  }
+
+  /** Appends (INSERT INTO, mode append) by default; truncate makes it an overwrite. */
+  @Override
+  public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
+    return new ZarrWriteBuilder(target, info, WriteMode.APPEND);
+  }
+
+  /** What DESCRIBE TABLE EXTENDED shows: the grid, codecs and attributes of the arrays. */
+  @Override
+  public Map<String, String> properties() {
+    return TableProperties.of(view);
   }
 
   @Override

@@ -203,6 +203,11 @@ public final class ZarrReadOptions implements Serializable {
     hadoopSettings.forEach(conf::set);
   }
 
+  /** The Hadoop settings of this read (fs.* and spark.hadoop.* options, prefix removed). */
+  public Map<String, String> hadoopSettings() {
+    return hadoopSettings;
+  }
+
   /** True for option names whose values must never be shown. */
   public static boolean isSecret(String key) {
     return SECRET.matcher(key).matches();

@@ -1,10 +1,14 @@
 package io.github.sparkzarr.spark.schema;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.sparkzarr.zarr.metadata.V2Metadata;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -65,16 +69,43 @@ public record DatasetView(String location, String storeUri, List<Dimension> dims
     return dims.size();
   }
 
-  /** The data columns: dimensions, then variables. */
+  /**
+   * The data columns: dimensions, then variables. Field metadata marks dimension columns
+   * ({@value #DIMENSION_METADATA}) and carries each array's attributes ({@value
+   * #ATTRIBUTES_METADATA}, without those CF decoding consumed), so a write of what was read needs
+   * no options and keeps the attributes.
+   */
   public StructType schema() {
     List<StructField> fields = new ArrayList<>();
     for (Dimension d : dims) {
-      fields.add(DataTypes.createStructField(d.column(), d.type(), d.nullable()));
+      MetadataBuilder m = new MetadataBuilder().putBoolean(DIMENSION_METADATA, true);
+      if (d.coordinate() != null) {
+        m.putString(ATTRIBUTES_METADATA, attributes(d.coordinate().metadata().attributes(), d.cf()));
+      }
+      fields.add(DataTypes.createStructField(d.column(), d.type(), d.nullable(), m.build()));
     }
     for (Variable v : variables) {
-      fields.add(DataTypes.createStructField(v.column(), v.type(), v.nullable()));
+      Metadata m = new MetadataBuilder()
+          .putString(ATTRIBUTES_METADATA, attributes(v.array().metadata().attributes(), v.cf())).build();
+      fields.add(DataTypes.createStructField(v.column(), v.type(), v.nullable(), m));
     }
     return DataTypes.createStructType(fields);
+  }
+
+  public static final String DIMENSION_METADATA = "zarr.dimension";
+  public static final String ATTRIBUTES_METADATA = "zarr.attributes";
+
+  /** Attributes as JSON, minus dimension names and what CF decoding already applied. */
+  private static String attributes(ObjectNode attrs, CfDecoding cf) {
+    ObjectNode out = attrs.deepCopy();
+    out.remove(V2Metadata.DIMENSIONS_ATTR);
+    if (cf != null) {
+      out.remove(List.of("_FillValue", "missing_value", "scale_factor", "add_offset"));
+      if (cf.time() != null) {
+        out.remove(List.of("units", "calendar"));
+      }
+    }
+    return out.toString();
   }
 
   public long rowCount() {

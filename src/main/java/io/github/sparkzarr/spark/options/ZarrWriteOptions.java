@@ -1,0 +1,328 @@
+package io.github.sparkzarr.spark.options;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.sparkzarr.zarr.ZarrException;
+import io.github.sparkzarr.zarr.codec.CodecException;
+import io.github.sparkzarr.zarr.codec.CodecRegistry;
+import io.github.sparkzarr.zarr.metadata.Json;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The options of one write, parsed and validated in one place: unknown options and bad values are
+ * errors that say what is valid. Catalog table properties use the same names.
+ */
+public final class ZarrWriteOptions implements Serializable {
+  public static final String PATH = "path";
+  public static final String DIMENSIONS = "dimensions";
+  public static final String CHUNKS = "chunks";
+  public static final String SHAPE = "shape";
+  public static final String ZARR_FORMAT = "zarr_format";
+  public static final String COMPRESSOR = "compressor";
+  public static final String COMPRESSION_LEVEL = "compression_level";
+  public static final String FILL_VALUE = "fill_value";
+  public static final String ATTRIBUTES = "attributes";
+  public static final String SHARDS = "shards";
+  public static final String APPEND_DIM = "append_dim";
+  public static final String TARGET_CHUNK_BYTES = "target_chunk_bytes";
+
+  public static final List<String> KNOWN = List.of(PATH, DIMENSIONS, CHUNKS, SHAPE, ZARR_FORMAT,
+      COMPRESSOR, COMPRESSION_LEVEL, FILL_VALUE, ATTRIBUTES, SHARDS, APPEND_DIM, TARGET_CHUNK_BYTES);
+  /** Compressors by name; "none" stores chunks uncompressed. */
+  public static final List<String> COMPRESSORS =
+      List.of("zstd", "blosc", "gzip", "zlib", "lz4", "bz2", "lzma", "none");
+  /** The default chunk size aimed at when {@code chunks} is not given (within 1-16 MiB). */
+  public static final long DEFAULT_TARGET_CHUNK_BYTES = 4L << 20;
+  /** Zarr formats this build writes; 3 joins when the core writes v3 metadata. */
+  public static final List<Integer> WRITABLE_FORMATS = List.of(2);
+
+  private final String path;
+  private final List<String> dimensions;
+  private final int[] chunks;
+  private final long[] shape;
+  private final int zarrFormat;
+  private final String compressorConfig;
+  private final String fillValue;
+  private final String attributes;
+  private final String appendDim;
+  private final long targetChunkBytes;
+  private final Map<String, String> hadoopSettings;
+
+  private ZarrWriteOptions(String path, List<String> dimensions, int[] chunks, long[] shape,
+      int zarrFormat, String compressorConfig, String fillValue, String attributes, String appendDim,
+      long targetChunkBytes, Map<String, String> hadoopSettings) {
+    this.path = path;
+    this.dimensions = dimensions;
+    this.chunks = chunks;
+    this.shape = shape;
+    this.zarrFormat = zarrFormat;
+    this.compressorConfig = compressorConfig;
+    this.fillValue = fillValue;
+    this.attributes = attributes;
+    this.appendDim = appendDim;
+    this.targetChunkBytes = targetChunkBytes;
+    this.hadoopSettings = hadoopSettings;
+  }
+
+  /** Parses case-insensitive write options (or table properties). */
+  public static ZarrWriteOptions parse(Map<String, String> options) {
+    Map<String, String> known = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    Map<String, String> hadoop = new LinkedHashMap<>();
+    for (Map.Entry<String, String> e : options.entrySet()) {
+      String key = e.getKey();
+      String lower = key.toLowerCase(Locale.ROOT);
+      if (lower.startsWith("fs.")) {
+        hadoop.put(key, e.getValue());
+      } else if (lower.startsWith("spark.hadoop.")) {
+        hadoop.put(key.substring("spark.hadoop.".length()), e.getValue());
+      } else if (KNOWN.stream().anyMatch(k -> k.equalsIgnoreCase(key))) {
+        known.put(key, e.getValue());
+      } else {
+        throw new IllegalArgumentException("Unknown zarr write option '" + key + "'. Valid options: "
+            + String.join(", ", KNOWN) + ", and Hadoop settings fs.* and spark.hadoop.*.");
+      }
+    }
+    List<String> dims = names(DIMENSIONS, known.get(DIMENSIONS));
+    int[] chunks = known.containsKey(CHUNKS) ? ints(CHUNKS, known.get(CHUNKS)) : null;
+    long[] shape = known.containsKey(SHAPE) ? longs(SHAPE, known.get(SHAPE), true) : null;
+    int format = format(known.get(ZARR_FORMAT));
+    if (known.containsKey(SHARDS)) {
+      throw new IllegalArgumentException("option '" + SHARDS + "' needs zarr_format 3 (sharding is a "
+          + "Zarr v3 codec), which this build does not write yet");
+    }
+    if (dims != null) {
+      checkRank(CHUNKS, chunks == null ? null : chunks.length, dims);
+      checkRank(SHAPE, shape == null ? null : shape.length, dims);
+    }
+    String appendDim = known.get(APPEND_DIM) == null ? null : known.get(APPEND_DIM).trim();
+    if (appendDim != null && dims != null && !dims.contains(appendDim)) {
+      throw new IllegalArgumentException("option 'append_dim' = '" + appendDim
+          + "' is not one of the dimensions " + dims);
+    }
+    String compressor = compressor(known.getOrDefault(COMPRESSOR, "zstd"), known.get(COMPRESSION_LEVEL));
+    String fill = known.get(FILL_VALUE);
+    if (fill != null) {
+      fill = parseJson(FILL_VALUE, fill.trim().equalsIgnoreCase("nan") ? "\"NaN\"" : fill).toString();
+    }
+    String attrs = known.get(ATTRIBUTES);
+    if (attrs != null && !(parseJson(ATTRIBUTES, attrs) instanceof ObjectNode)) {
+      throw new IllegalArgumentException("option 'attributes' must be a JSON object, got " + attrs);
+    }
+    long target = known.containsKey(TARGET_CHUNK_BYTES)
+        ? longs(TARGET_CHUNK_BYTES, known.get(TARGET_CHUNK_BYTES), false)[0] : DEFAULT_TARGET_CHUNK_BYTES;
+    return new ZarrWriteOptions(known.get(PATH), dims, chunks, shape, format, compressor, fill, attrs,
+        appendDim, target, Collections.unmodifiableMap(hadoop));
+  }
+
+  /** 'chunks' and 'shape' give one length per dimension (checked again once dimensions are known). */
+  public static void checkRank(String option, Integer length, List<String> dims) {
+    if (length != null && length != dims.size()) {
+      throw new IllegalArgumentException("option '" + option + "' has " + length
+          + " lengths but there are " + dims.size() + " dimensions " + dims);
+    }
+  }
+
+  private static List<String> names(String option, String value) {
+    if (value == null) {
+      return null;
+    }
+    List<String> out = new ArrayList<>();
+    for (String s : value.split(",")) {
+      String t = s.trim();
+      if (t.isEmpty() || out.contains(t)) {
+        throw new IllegalArgumentException("option '" + option + "' must list distinct names "
+            + "separated by commas, e.g. \"time,lat,lon\"; got '" + value + "'");
+      }
+      out.add(t);
+    }
+    return List.copyOf(out);
+  }
+
+  private static int[] ints(String option, String value) {
+    long[] l = longs(option, value, false);
+    int[] out = new int[l.length];
+    for (int i = 0; i < l.length; i++) {
+      if (l[i] > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("option '" + option + "' has a length too large: " + value);
+      }
+      out[i] = (int) l[i];
+    }
+    return out;
+  }
+
+  private static long[] longs(String option, String value, boolean zeroAllowed) {
+    String[] parts = value.split(",");
+    long[] out = new long[parts.length];
+    for (int i = 0; i < parts.length; i++) {
+      try {
+        out[i] = Long.parseLong(parts[i].trim());
+      } catch (NumberFormatException e) {
+        out[i] = -1;
+      }
+      if (out[i] < (zeroAllowed ? 0 : 1)) {
+        throw new IllegalArgumentException("option '" + option + "' must be a comma-separated list of "
+            + (zeroAllowed ? "non-negative" : "positive") + " integers, got '" + value + "'");
+      }
+    }
+    return out;
+  }
+
+  private static int format(String value) {
+    String v = value == null ? String.valueOf(WRITABLE_FORMATS.get(0)) : value.trim();
+    if (!v.equals("2") && !v.equals("3")) {
+      throw new IllegalArgumentException("option 'zarr_format' must be 2 or 3, got '" + value + "'");
+    }
+    int f = Integer.parseInt(v);
+    if (!WRITABLE_FORMATS.contains(f)) {
+      throw new IllegalArgumentException("option 'zarr_format' = " + f + ": this build writes Zarr "
+          + "format " + WRITABLE_FORMATS + " only (v3 writing needs the core's v3 metadata writer); "
+          + "use zarr_format 2");
+    }
+    return f;
+  }
+
+  /** The numcodecs configuration of the compressor, validated against the registry. */
+  private static String compressor(String value, String level) {
+    String v = value.trim();
+    ObjectNode config;
+    if (v.startsWith("{")) {
+      if (!(parseJson(COMPRESSOR, v) instanceof ObjectNode o)) {
+        throw new IllegalArgumentException("option 'compressor' must be a name or a JSON object");
+      }
+      config = o;
+    } else {
+      config = defaultConfig(v.toLowerCase(Locale.ROOT));
+    }
+    if (level != null) {
+      if (config == null || config.path("id").asText().equals("lz4")) {
+        throw new IllegalArgumentException("option 'compression_level' does not apply to compressor '" + v + "'");
+      }
+      int l;
+      try {
+        l = Integer.parseInt(level.trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("option 'compression_level' must be an integer, got '" + level + "'");
+      }
+      String field = switch (config.path("id").asText()) {
+        case "blosc" -> "clevel";
+        case "lzma" -> "preset";
+        default -> "level";
+      };
+      config.put(field, l);
+    }
+    if (config == null) {
+      return null;
+    }
+    try {
+      CodecRegistry.fromConfig(config);
+    } catch (CodecException | IllegalArgumentException e) {
+      throw new IllegalArgumentException("option 'compressor': " + e.getMessage(), e);
+    }
+    return config.toString();
+  }
+
+  private static ObjectNode defaultConfig(String name) {
+    ObjectNode c = Json.object();
+    // numcodecs' own defaults, so the metadata matches what zarr-python would write.
+    switch (name) {
+      case "none" -> {
+        return null;
+      }
+      case "zstd", "gzip", "zlib", "bz2" -> c.put("id", name).put("level", 1);
+      case "blosc" -> c.put("id", "blosc").put("cname", "lz4").put("clevel", 5).put("shuffle", 1).put("blocksize", 0);
+      case "lz4" -> c.put("id", "lz4").put("acceleration", 1);
+      case "lzma" -> {
+        c.put("id", "lzma").put("format", 1).put("check", -1);
+        c.putNull("preset");
+        c.putNull("filters");
+      }
+      default -> throw new IllegalArgumentException("option 'compressor' must be one of "
+          + String.join(", ", COMPRESSORS) + " or a numcodecs JSON configuration, got '" + name + "'");
+    }
+    return c;
+  }
+
+  private static JsonNode parseJson(String option, String text) {
+    try {
+      return Json.parse(text.getBytes(StandardCharsets.UTF_8), "option", option);
+    } catch (ZarrException e) {
+      throw new IllegalArgumentException("option '" + option + "' is not valid JSON: " + text);
+    }
+  }
+
+  /** The path given as an option, or null (catalog writes name the target otherwise). */
+  public String path() {
+    return path;
+  }
+
+  /** The dimension names in order, or null to take them from the existing target. */
+  public List<String> dimensions() {
+    return dimensions;
+  }
+
+  /** Chunk lengths per dimension, or null for the default size. */
+  public int[] chunks() {
+    return chunks == null ? null : chunks.clone();
+  }
+
+  /** Fixed array shape, or null for "largest position + 1". */
+  public long[] shape() {
+    return shape == null ? null : shape.clone();
+  }
+
+  public int zarrFormat() {
+    return zarrFormat;
+  }
+
+  /** The compressor's numcodecs configuration, or null for none. */
+  public ObjectNode compressorConfig() {
+    return compressorConfig == null ? null : (ObjectNode) reparse(compressorConfig);
+  }
+
+  /** The fill value of every value array as JSON, or null for the per-type default. */
+  public JsonNode fillValue() {
+    return fillValue == null ? null : reparse(fillValue);
+  }
+
+  /** The group attributes, or null. */
+  public ObjectNode attributes() {
+    return attributes == null ? null : (ObjectNode) reparse(attributes);
+  }
+
+  public String appendDim() {
+    return appendDim;
+  }
+
+  public long targetChunkBytes() {
+    return targetChunkBytes;
+  }
+
+  public Map<String, String> hadoopSettings() {
+    return hadoopSettings;
+  }
+
+  private static JsonNode reparse(String text) {
+    return parseJson("", text);
+  }
+
+  @Override
+  public String toString() {
+    Map<String, String> shown = new LinkedHashMap<>();
+    shown.put(PATH, path);
+    if (dimensions != null) {
+      shown.put(DIMENSIONS, String.join(",", dimensions));
+    }
+    shown.put(ZARR_FORMAT, String.valueOf(zarrFormat));
+    shown.put(COMPRESSOR, String.valueOf(compressorConfig));
+    hadoopSettings.forEach((k, v) -> shown.put(k, ZarrReadOptions.isSecret(k) ? "*********(redacted)" : v));
+    return "ZarrWriteOptions" + shown;
+  }
+}

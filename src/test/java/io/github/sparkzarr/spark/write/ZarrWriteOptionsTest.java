@@ -1,0 +1,60 @@
+package io.github.sparkzarr.spark.write;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkzarr.spark.options.ZarrWriteOptions;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ZarrWriteOptionsTest {
+  private static String error(Map<String, String> options) {
+    return assertThrows(IllegalArgumentException.class, () -> ZarrWriteOptions.parse(options)).getMessage();
+  }
+
+  @Test
+  void parsesEveryOptionCaseInsensitively() {
+    ZarrWriteOptions o = ZarrWriteOptions.parse(Map.of("Dimensions", "time, lat", "CHUNKS", "24,180",
+        "shape", "48,180", "compressor", "blosc", "compression_level", "7", "fill_value", "-1",
+        "attributes", "{\"title\":\"t\"}", "append_dim", "time", "fs.s3a.secret.key", "hidden"));
+    assertEquals(List.of("time", "lat"), o.dimensions());
+    assertArrayEquals(new int[] {24, 180}, o.chunks());
+    assertArrayEquals(new long[] {48, 180}, o.shape());
+    assertEquals(7, o.compressorConfig().get("clevel").asInt());
+    assertEquals(-1, o.fillValue().asInt());
+    assertEquals("t", o.attributes().get("title").asText());
+    assertEquals(2, o.zarrFormat());
+    assertTrue(!o.toString().contains("hidden"), o.toString());
+  }
+
+  @Test
+  void defaultsAreZstdAndNoFixedShape() {
+    ZarrWriteOptions o = ZarrWriteOptions.parse(Map.of());
+    assertEquals("zstd", o.compressorConfig().get("id").asText());
+    assertNull(o.shape());
+    assertNull(ZarrWriteOptions.parse(Map.of("compressor", "none")).compressorConfig());
+  }
+
+  @Test
+  void badValuesAreClearErrors() {
+    assertTrue(error(Map.of("chunk", "1")).contains("Unknown zarr write option 'chunk'"));
+    assertTrue(error(Map.of("dimensions", "a,b", "chunks", "1")).contains("has 1 lengths but there are 2"));
+    assertTrue(error(Map.of("chunks", "0,2")).contains("positive integers"));
+    assertTrue(error(Map.of("compressor", "snappy")).contains("must be one of zstd, blosc"));
+    assertTrue(error(Map.of("compressor", "lz4", "compression_level", "3")).contains("does not apply"));
+    assertTrue(error(Map.of("attributes", "[1]")).contains("must be a JSON object"));
+    assertTrue(error(Map.of("dimensions", "a,a")).contains("distinct names"));
+    assertTrue(error(Map.of("zarr_format", "4")).contains("must be 2 or 3"));
+    assertTrue(error(Map.of("dimensions", "a", "append_dim", "b")).contains("not one of the dimensions"));
+  }
+
+  @Test
+  void zarrFormat3AndShardsSayTheyAreNotWrittenYet() {
+    assertTrue(error(Map.of("zarr_format", "3")).contains("writes Zarr format [2] only"));
+    assertTrue(error(Map.of("shards", "4")).contains("needs zarr_format 3"));
+  }
+}
