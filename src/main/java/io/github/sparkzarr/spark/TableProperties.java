@@ -1,9 +1,8 @@
 package io.github.sparkzarr.spark;
 
 import io.github.sparkzarr.spark.schema.DatasetView;
-import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
 import io.github.sparkzarr.zarr.metadata.ArrayMetadata;
-import io.github.sparkzarr.zarr.metadata.V2Metadata;
+import io.github.sparkzarr.zarr.metadata.ArrayDocuments;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -32,12 +31,17 @@ final class TableProperties {
       ArrayMetadata md = v.array().metadata();
       String p = "variable." + v.column() + ".";
       out.put("zarr_format", String.valueOf(md.zarrFormat()));
-      var zarray = V2Metadata.toZarray(md);
-      out.put(p + "dtype", zarray.get("dtype").toString());
+      var doc = ArrayDocuments.metadata(md);
       out.put(p + "chunks", join(Arrays.stream(md.chunkShape()).asLongStream().toArray()));
-      if (md.codec() instanceof V2ChunkCodec c) {
-        out.put(p + "compressor", String.valueOf(zarray.get("compressor")));
-        out.put(p + "filters", String.valueOf(zarray.get("filters")));
+      if (md.zarrFormat() == 3) {
+        out.put(p + "data_type", doc.get("data_type").toString());
+        out.put(p + "codecs", doc.get("codecs").toString());
+      } else {
+        out.put(p + "dtype", String.valueOf(doc.get("dtype")));
+        out.put(p + "compressor", String.valueOf(doc.get(md.zarrFormat() == 2 ? "compressor" : "compression")));
+        if (doc.has("filters")) {
+          out.put(p + "filters", String.valueOf(doc.get("filters")));
+        }
       }
       out.put(p + "fill_value", String.valueOf(md.fillValue().json()));
       if (md.attributes().size() > 0) {

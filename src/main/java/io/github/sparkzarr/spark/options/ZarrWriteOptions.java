@@ -41,14 +41,16 @@ public final class ZarrWriteOptions implements Serializable {
       List.of("zstd", "blosc", "gzip", "zlib", "lz4", "bz2", "lzma", "none");
   /** The default chunk size aimed at when {@code chunks} is not given (within 1-16 MiB). */
   public static final long DEFAULT_TARGET_CHUNK_BYTES = 4L << 20;
-  /** Zarr formats this build writes; 3 joins when the core writes v3 metadata. */
-  public static final List<Integer> WRITABLE_FORMATS = List.of(2);
+  /** Zarr formats Spark writes, the default first (v3, as zarr-python 3 writes by default). */
+  public static final List<Integer> WRITABLE_FORMATS = List.of(3, 2);
 
   private final String path;
   private final List<String> dimensions;
   private final int[] chunks;
+  private final int[] shards;
   private final long[] shape;
   private final int zarrFormat;
+  private final boolean zarrFormatGiven;
   private final String compressorConfig;
   private final String fillValue;
   private final String attributes;
@@ -56,14 +58,16 @@ public final class ZarrWriteOptions implements Serializable {
   private final long targetChunkBytes;
   private final Map<String, String> hadoopSettings;
 
-  private ZarrWriteOptions(String path, List<String> dimensions, int[] chunks, long[] shape,
-      int zarrFormat, String compressorConfig, String fillValue, String attributes, String appendDim,
+  private ZarrWriteOptions(String path, List<String> dimensions, int[] chunks, int[] shards, long[] shape,
+      int zarrFormat, boolean zarrFormatGiven, String compressorConfig, String fillValue, String attributes, String appendDim,
       long targetChunkBytes, Map<String, String> hadoopSettings) {
     this.path = path;
     this.dimensions = dimensions;
     this.chunks = chunks;
+    this.shards = shards;
     this.shape = shape;
     this.zarrFormat = zarrFormat;
+    this.zarrFormatGiven = zarrFormatGiven;
     this.compressorConfig = compressorConfig;
     this.fillValue = fillValue;
     this.attributes = attributes;
@@ -94,13 +98,15 @@ public final class ZarrWriteOptions implements Serializable {
     int[] chunks = known.containsKey(CHUNKS) ? ints(CHUNKS, known.get(CHUNKS)) : null;
     long[] shape = known.containsKey(SHAPE) ? longs(SHAPE, known.get(SHAPE), true) : null;
     int format = format(known.get(ZARR_FORMAT));
-    if (known.containsKey(SHARDS)) {
+    int[] shards = known.containsKey(SHARDS) ? ints(SHARDS, known.get(SHARDS)) : null;
+    if (shards != null && format != 3) {
       throw new IllegalArgumentException("option '" + SHARDS + "' needs zarr_format 3 (sharding is a "
-          + "Zarr v3 codec), which this build does not write yet");
+          + "Zarr v3 codec)");
     }
     if (dims != null) {
       checkRank(CHUNKS, chunks == null ? null : chunks.length, dims);
       checkRank(SHAPE, shape == null ? null : shape.length, dims);
+      checkRank(SHARDS, shards == null ? null : shards.length, dims);
     }
     String appendDim = known.get(APPEND_DIM) == null ? null : known.get(APPEND_DIM).trim();
     if (appendDim != null && dims != null && !dims.contains(appendDim)) {
@@ -118,7 +124,7 @@ public final class ZarrWriteOptions implements Serializable {
     }
     long target = known.containsKey(TARGET_CHUNK_BYTES)
         ? longs(TARGET_CHUNK_BYTES, known.get(TARGET_CHUNK_BYTES), false)[0] : DEFAULT_TARGET_CHUNK_BYTES;
-    return new ZarrWriteOptions(known.get(PATH), dims, chunks, shape, format, compressor, fill, attrs,
+    return new ZarrWriteOptions(known.get(PATH), dims, chunks, shards, shape, format, known.containsKey(ZARR_FORMAT), compressor, fill, attrs,
         appendDim, target, Collections.unmodifiableMap(hadoop));
   }
 
@@ -183,8 +189,7 @@ public final class ZarrWriteOptions implements Serializable {
     int f = Integer.parseInt(v);
     if (!WRITABLE_FORMATS.contains(f)) {
       throw new IllegalArgumentException("option 'zarr_format' = " + f + ": this build writes Zarr "
-          + "format " + WRITABLE_FORMATS + " only (v3 writing needs the core's v3 metadata writer); "
-          + "use zarr_format 2");
+          + "format " + WRITABLE_FORMATS + " only");
     }
     return f;
   }
@@ -276,6 +281,16 @@ public final class ZarrWriteOptions implements Serializable {
   /** Fixed array shape, or null for "largest position + 1". */
   public long[] shape() {
     return shape == null ? null : shape.clone();
+  }
+
+  /** The shard shape (v3 sharding; then {@link #chunks} is the chunk shape inside a shard), or null. */
+  public int[] shards() {
+    return shards == null ? null : shards.clone();
+  }
+
+  /** True if the write named its format; otherwise writes into existing arrays keep theirs. */
+  public boolean zarrFormatGiven() {
+    return zarrFormatGiven;
   }
 
   public int zarrFormat() {

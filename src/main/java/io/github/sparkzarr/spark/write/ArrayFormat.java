@@ -14,12 +14,26 @@ import java.util.List;
  */
 public interface ArrayFormat {
 
-  /** The format of {@code zarrFormat} (2 or 3). */
+  /** The format of {@code zarrFormat} (2 or 3), unsharded. */
   static ArrayFormat of(int zarrFormat) {
+    return of(zarrFormat, null);
+  }
+
+  /**
+   * The format of {@code zarrFormat}; with {@code innerChunks}, v3 arrays are sharded: their
+   * chunk grid is the shard grid and {@code innerChunks} the chunk shape inside a shard.
+   */
+  static ArrayFormat of(int zarrFormat, int[] innerChunks) {
+    if (zarrFormat == 3) {
+      return new V3ArrayFormat(innerChunks);
+    }
+    if (innerChunks != null) {
+      throw new IllegalArgumentException("sharding (option 'shards') needs zarr_format 3");
+    }
     if (zarrFormat == 2) {
       return new V2ArrayFormat();
     }
-    throw new IllegalArgumentException("this build writes Zarr format 2 only, not " + zarrFormat);
+    throw new IllegalArgumentException("Zarr format " + zarrFormat + " cannot be written by Spark; use 2 or 3");
   }
 
   int version();

@@ -70,7 +70,7 @@ public final class WritePlanner {
     private final WriteMode mode;
     private final String queryId;
     private final HadoopStore store;
-    private final ArrayFormat format;
+    private ArrayFormat format;
     private final Map<String, ZarrArray> existing = new LinkedHashMap<>();
     private ObjectNode existingGroupAttributes = Json.object();
 
@@ -87,6 +87,7 @@ public final class WritePlanner {
 
     WritePlan plan() throws IOException {
       readExisting();
+      keepExistingFormat();
       List<String> dims = dimensions();
       int rank = dims.size();
       ZarrWriteOptions.checkRank(ZarrWriteOptions.CHUNKS, opts.chunks() == null ? null : opts.chunks().length, dims);
@@ -118,6 +119,12 @@ public final class WritePlanner {
       }
       long[] limits = opts.shape() == null ? null : opts.shape();
       int[] chunks = chunks(dims, valueColumns, limits, base);
+      if (opts.shards() != null) {
+        // Tasks write whole shards: the shard grid is the array's chunk grid.
+        ZarrWriteOptions.checkRank(ZarrWriteOptions.SHARDS, opts.shards().length, dims);
+        format = ArrayFormat.of(opts.zarrFormat(), chunks);
+        chunks = opts.shards();
+      }
       String appendDim = opts.appendDim();
       if (appendDim != null && mode != WriteMode.APPEND) {
         throw new IllegalArgumentException("option 'append_dim' needs mode append (or INSERT INTO)");
@@ -261,6 +268,20 @@ public final class WritePlanner {
         }
       }
       return -1;
+    }
+
+    /** Appends and overwrites of existing arrays keep their format unless the write names one. */
+    private void keepExistingFormat() {
+      if (existing.isEmpty()) {
+        return;
+      }
+      int old = existing.values().iterator().next().metadata().zarrFormat();
+      if (!opts.zarrFormatGiven() && (old == 2 || old == 3)) {
+        format = ArrayFormat.of(old);
+      } else if (mode == WriteMode.APPEND && old != format.version()) {
+        throw new IllegalArgumentException(target.location() + " holds Zarr format " + old
+            + " arrays; this write asks for zarr_format " + format.version() + ", so it cannot append");
+      }
     }
 
     private int[] chunks(List<String> dims, List<Integer> valueColumns, long[] limits, long[] base) {

@@ -50,7 +50,7 @@ class CatalogDdlTest extends SparkTestBase {
     assertEquals(List.of("climate"), strings(spark().sql("SHOW NAMESPACES IN lake"), 0));
 
     spark().sql("CREATE TABLE lake.climate.obs (t BIGINT, y BIGINT, v DOUBLE) USING zarr "
-        + "TBLPROPERTIES ('dimensions' = 't,y', 'chunks' = '2,2', 'compressor' = 'gzip')");
+        + "TBLPROPERTIES ('dimensions' = 't,y', 'chunks' = '2,2', 'compressor' = 'gzip', 'zarr_format' = '2')");
     assertEquals(List.of("obs"), strings(spark().sql("SHOW TABLES IN lake.climate"), 1));
     assertEquals(0, spark().table("lake.climate.obs").count());
 
@@ -73,7 +73,7 @@ class CatalogDdlTest extends SparkTestBase {
     assertEquals(List.of(-1.0, -1.0), spark().table("lake.climate.obs").collectAsList().stream()
         .map(r -> r.getDouble(2)).collect(Collectors.toList()));
 
-    spark().sql("CREATE TABLE lake.climate.copy USING zarr TBLPROPERTIES ('dimensions' = 't,y') "
+    spark().sql("CREATE TABLE lake.climate.copy USING zarr TBLPROPERTIES ('dimensions' = 't,y', 'zarr_format' = '2') "
         + "AS SELECT * FROM lake.climate.obs");
     assertEquals(2, spark().table("lake.climate.copy").count());
     assertEquals(List.of("copy", "obs"), strings(spark().sql("SHOW TABLES IN lake.climate"), 1));
@@ -90,7 +90,7 @@ class CatalogDdlTest extends SparkTestBase {
   void pathTablesWithWriteToAndTheChunkMetric() throws Exception {
     String out = tmp.resolve("path.zarr").toString();
     Dataset<Row> df = spark().sql("SELECT t, CAST(t AS FLOAT) AS v FROM range(10) a(t)");
-    df.writeTo("zarr.`" + out + "`").tableProperty("dimensions", "t").tableProperty("chunks", "3")
+    df.writeTo("zarr.`" + out + "`").tableProperty("dimensions", "t").tableProperty("zarr_format", "2").tableProperty("chunks", "3")
         .create();
     assertEquals(10, spark().table("zarr.`" + out + "`").count());
     String zarray = java.nio.file.Files.readString(Path.of(out, "v", ".zarray"));

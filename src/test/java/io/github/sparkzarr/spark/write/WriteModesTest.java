@@ -27,7 +27,7 @@ class WriteModesTest extends SparkTestBase {
   }
 
   private static void save(Dataset<Row> df, String path, SaveMode mode, String... options) {
-    var w = df.write().format("zarr").mode(mode).option("dimensions", "t,y").option("chunks", "2,2");
+    var w = df.write().format("zarr").option("zarr_format", "2").mode(mode).option("dimensions", "t,y").option("chunks", "2,2");
     for (int i = 0; i < options.length; i += 2) {
       w = w.option(options[i], options[i + 1]);
     }
@@ -47,9 +47,9 @@ class WriteModesTest extends SparkTestBase {
   @Test
   void errorIfExistsIsTheDefaultAndIgnoreLeavesTheTarget() throws Exception {
     String out = tmp.resolve("a.zarr").toString();
-    grid(4, 0).write().format("zarr").option("dimensions", "t,y").save(out);
+    grid(4, 0).write().format("zarr").option("zarr_format", "2").option("dimensions", "t,y").save(out);
     Exception e = assertThrows(Exception.class,
-        () -> grid(4, 100).write().format("zarr").option("dimensions", "t,y").save(out));
+        () -> grid(4, 100).write().format("zarr").option("zarr_format", "2").option("dimensions", "t,y").save(out));
     assertTrue(e.getMessage().contains("already exists"), e.getMessage());
     save(grid(2, 100), out, SaveMode.Ignore);
     assertEquals(12, read(out).size());

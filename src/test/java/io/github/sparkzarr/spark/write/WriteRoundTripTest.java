@@ -47,7 +47,7 @@ class WriteRoundTripTest extends SparkTestBase {
   void everyTypeWithEveryCompressorReadsBackExactly(String compressor) throws Exception {
     Dataset<Row> df = everyType();
     String out = tmp.resolve(compressor + ".zarr").toString();
-    df.write().format("zarr").option("dimensions", "t,y").option("chunks", "4,3")
+    df.write().format("zarr").option("zarr_format", "2").option("dimensions", "t,y").option("chunks", "4,3")
         .option("compressor", compressor).save(out);
 
     String[] columns = df.columns();
@@ -122,7 +122,7 @@ class WriteRoundTripTest extends SparkTestBase {
     Dataset<Row> df = spark().sql("SELECT t, y, CAST(t * 10 + y AS DOUBLE) AS temp, "
         + "CAST(t + y AS INT) AS count FROM range(7) a(t) CROSS JOIN range(5) b(y)");
     String out = tmp.resolve("out.zarr").toString();
-    df.write().format("zarr").option("dimensions", "t,y").option("chunks", "3,2").save(out);
+    df.write().format("zarr").option("zarr_format", "2").option("dimensions", "t,y").option("chunks", "3,2").save(out);
 
     ZarrArray temp = ZarrArray.open(new HadoopStore(out, new Configuration()), "temp");
     assertEquals(List.of("t", "y"), temp.metadata().dimensionNames());
@@ -139,7 +139,7 @@ class WriteRoundTripTest extends SparkTestBase {
   void defaultChunksAndShapeComeFromTheData() throws Exception {
     String out = tmp.resolve("defaults.zarr").toString();
     spark().sql("SELECT x, CAST(x AS DOUBLE) AS v FROM range(1000) a(x)")
-        .write().format("zarr").option("dimensions", "x").save(out);
+        .write().format("zarr").option("zarr_format", "2").option("dimensions", "x").save(out);
     ZarrArray v = ZarrArray.open(new HadoopStore(out, new Configuration()), "v");
     assertEquals(1000, v.metadata().shape()[0]);
     // about 4 MiB of doubles per chunk when the shape is unknown
@@ -154,7 +154,7 @@ class WriteRoundTripTest extends SparkTestBase {
     Dataset<Row> df = spark().read().format("zarr").option("variables", "t2m,precip").load(in)
         .selectExpr("*", "time_index", "lat_index", "lon_index");
     String out = tmp.resolve("dataset.zarr").toString();
-    df.write().format("zarr").option("chunks", "2,3,4").save(out);
+    df.write().format("zarr").option("zarr_format", "2").option("chunks", "2,3,4").save(out);
 
     JsonNode original = PythonReader.read(in).get("xarray");
     JsonNode written = PythonReader.read(out).get("xarray");

@@ -27,7 +27,7 @@ class ZarrWriteOptionsTest {
     assertEquals(7, o.compressorConfig().get("clevel").asInt());
     assertEquals(-1, o.fillValue().asInt());
     assertEquals("t", o.attributes().get("title").asText());
-    assertEquals(2, o.zarrFormat());
+    assertEquals(3, o.zarrFormat());
     assertTrue(!o.toString().contains("hidden"), o.toString());
   }
 
@@ -53,8 +53,11 @@ class ZarrWriteOptionsTest {
   }
 
   @Test
-  void zarrFormat3AndShardsSayTheyAreNotWrittenYet() {
-    assertTrue(error(Map.of("zarr_format", "3")).contains("writes Zarr format [2] only"));
-    assertTrue(error(Map.of("shards", "4")).contains("needs zarr_format 3"));
+  void v3IsTheDefaultAndShardsNeedIt() {
+    assertEquals(3, ZarrWriteOptions.parse(Map.of()).zarrFormat());
+    assertTrue(error(Map.of("zarr_format", "2", "shards", "4")).contains("needs zarr_format 3"));
+    assertArrayEquals(new int[] {8, 4},
+        ZarrWriteOptions.parse(Map.of("dimensions", "a,b", "shards", "8,4")).shards());
+    assertTrue(error(Map.of("dimensions", "a", "shards", "8,4")).contains("2 lengths"));
   }
 }
