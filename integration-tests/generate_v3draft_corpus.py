@@ -11,7 +11,8 @@ Run with /usr/bin/python3 (not the pyenv python3 on PATH); ZARR_V3_EXPERIMENTAL_
                                               OUTDIR/manifest.json; then verifies it
   generate_v3draft_corpus.py --verify MANIFEST
                                               opens every array of MANIFEST with zarr-python 2.13 and
-                                              compares metadata and every value; prints "ok"/"FAIL"
+                                              compares metadata and every value, and every group
+                                              (attributes, implicit ones found); prints "ok"/"FAIL"
                                               lines and "N passed, M failed"; exits 1 on a failure
 
 Manifest: the v2 corpus layout (integration-tests/README.md) with the draft's fields: "dtype" is
@@ -329,15 +330,35 @@ def check(base, entry):
             shutil.rmtree(tmp)
 
 
+def check_group(base, entry):
+    """zarr-python finds the group (explicit or implicit) with the manifest's attributes."""
+    store_dir = os.path.join(base, entry["store"])
+    tmp = None
+    if entry.get("layout") == "noroot":
+        tmp, store_dir = with_root_segment(store_dir)
+    try:
+        root = zarr.open_group(store=DirectoryStoreV3(store_dir), mode="r", zarr_version=3)
+        g = root[entry["path"]] if entry["path"] else root
+        if not isinstance(g, zarr.hierarchy.Group):
+            return ["not a group"]
+        if dict(g.attrs) != entry["attributes"]:
+            return ["attributes %s, manifest says %s" % (dict(g.attrs), entry["attributes"])]
+        return []
+    finally:
+        if tmp:
+            shutil.rmtree(tmp)
+
+
 def verify(manifest_path):
     base = os.path.dirname(os.path.abspath(manifest_path))
     with open(manifest_path, encoding="utf-8") as f:
         manifest = json.load(f)
     passed = failed = 0
-    for entry in manifest["arrays"]:
+    nodes = [(check, e) for e in manifest["arrays"]] + [(check_group, g) for g in manifest.get("groups", [])]
+    for checker, entry in nodes:
         name = entry["store"] + "/" + entry["path"]
         try:
-            problems = check(base, entry)
+            problems = checker(base, entry)
         except Exception as e:  # a store zarr-python cannot open is a failure, not a crash
             problems = ["%s: %s" % (type(e).__name__, e)]
         if problems:

@@ -261,7 +261,7 @@ public final class ZarrHierarchy {
   public static void writeGroupV3Draft(Store store, String path, ObjectNode attributes) throws IOException {
     String p = StoreKeys.normalizePath(path);
     V3DraftLayout layout = draftLayout(store);
-    store.set(layout.metaKey(p, "group"), Json.write(V3DraftMetadata.groupJson(attributes)));
+    store.set(layout.metaKey(p, "group"), Json.writeAscii(V3DraftMetadata.groupJson(attributes)));
   }
 
   /**
@@ -276,7 +276,7 @@ public final class ZarrHierarchy {
     ArrayMetadata draft = new ArrayMetadata(3, md.shape(), md.chunkShape(), md.dataType(), md.fillValue(),
         md.codec(), ChunkKeyEncoding.v3Draft(md.chunkKeyEncoding().separator(), layout.dataRoot(p)),
         md.dimensionNames(), md.attributes());
-    store.set(layout.metaKey(p, "array"), Json.write(V3DraftMetadata.toJson(draft)));
+    store.set(layout.metaKey(p, "array"), Json.writeAscii(V3DraftMetadata.toJson(draft)));
     return new ZarrArray(store, p, draft);
   }
 
@@ -288,7 +288,7 @@ public final class ZarrHierarchy {
         ? Json.parseObject(existing.get(), store.location(), key) : V3DraftMetadata.entryPoint();
     String suffix = V3DraftMetadata.keySuffix(entry, store.location());
     if (existing.isEmpty()) {
-      store.set(key, Json.write(entry));
+      store.set(key, Json.writeAscii(entry));
     }
     return V3DraftLayout.of(store, suffix);
   }
