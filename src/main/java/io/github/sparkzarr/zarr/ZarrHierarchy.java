@@ -273,9 +273,15 @@ public final class ZarrHierarchy {
   public static ZarrArray writeArrayV3Draft(Store store, String path, ArrayMetadata md) throws IOException {
     String p = StoreKeys.normalizePath(path);
     V3DraftLayout layout = draftLayout(store);
+    // The draft has no dimension names: keep them as xarray does in v2, which the reader honours.
+    ObjectNode attrs = md.attributes() == null ? Json.object() : md.attributes().deepCopy();
+    if (md.dimensionNames() != null && !attrs.has(V2Metadata.DIMENSIONS_ATTR)) {
+      var dims = attrs.putArray(V2Metadata.DIMENSIONS_ATTR);
+      md.dimensionNames().forEach(dims::add);
+    }
     ArrayMetadata draft = new ArrayMetadata(3, md.shape(), md.chunkShape(), md.dataType(), md.fillValue(),
         md.codec(), ChunkKeyEncoding.v3Draft(md.chunkKeyEncoding().separator(), layout.dataRoot(p)),
-        md.dimensionNames(), md.attributes());
+        md.dimensionNames(), attrs);
     store.set(layout.metaKey(p, "array"), Json.writeAscii(V3DraftMetadata.toJson(draft)));
     return new ZarrArray(store, p, draft);
   }

@@ -12,12 +12,15 @@ import io.github.sparkzarr.zarr.ZarrArray;
 import io.github.sparkzarr.zarr.ZarrFormat;
 import io.github.sparkzarr.zarr.ZarrHierarchy;
 import io.github.sparkzarr.zarr.chunk.ChunkData;
+import io.github.sparkzarr.zarr.metadata.ArrayMetadata;
 import io.github.sparkzarr.zarr.metadata.Json;
 import io.github.sparkzarr.zarr.store.HadoopStore;
+import io.github.sparkzarr.zarr.store.MemoryStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
@@ -79,6 +82,20 @@ class V3DraftRoundTripTest {
     assertEquals(arrays.size(), JSON.readTree(OUT.resolve("manifest.json").toFile()).get("arrays").size());
     ExternalTools.runPython("zarr-python v3 draft check", "integration-tests/generate_v3draft_corpus.py",
         "--verify", OUT.resolve("manifest.json").toString());
+  }
+
+  @Test
+  void dimensionNamesAreKeptAsXarrayAttributes() throws Exception {
+    MemoryStore store = new MemoryStore("mem://dims");
+    try (HadoopStore src = store(CORPUS.resolve("draft.zarr"))) {
+      ArrayMetadata md = ZarrArray.open(src, "grp/with_attrs").metadata();
+      ArrayMetadata named = new ArrayMetadata(3, md.shape(), md.chunkShape(), md.dataType(), md.fillValue(),
+          md.codec(), md.chunkKeyEncoding(), List.of("y", "x"), md.attributes());
+      ZarrHierarchy.writeArrayV3Draft(store, "named", named);
+    }
+    ArrayMetadata reread = ZarrHierarchy.open(store).openArray("named").metadata();
+    assertEquals(List.of("y", "x"), reread.dimensionNames());
+    assertEquals("K", reread.attributes().get("units").asText());
   }
 
   static HadoopStore store(Path dir) throws IOException {
