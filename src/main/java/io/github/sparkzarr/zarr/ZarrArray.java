@@ -57,7 +57,7 @@ public final class ZarrArray {
   /** The store key of the chunk at grid coordinates {@code coords}. */
   public String chunkKey(long[] coords) {
     checkCoords(coords);
-    return StoreKeys.join(path, metadata.chunkKeyEncoding().key(coords));
+    return metadata.chunkKeyEncoding().storeKey(path, coords);
   }
 
   private void checkCoords(long[] coords) {

@@ -2,6 +2,7 @@ package io.github.sparkzarr.zarr;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkzarr.zarr.metadata.ArrayMetadata;
+import io.github.sparkzarr.zarr.metadata.ChunkKeyEncoding;
 import io.github.sparkzarr.zarr.metadata.GroupMetadata;
 import io.github.sparkzarr.zarr.metadata.Json;
 import io.github.sparkzarr.zarr.metadata.NodeReader;
@@ -9,6 +10,9 @@ import io.github.sparkzarr.zarr.metadata.V1Metadata;
 import io.github.sparkzarr.zarr.metadata.V1Nodes;
 import io.github.sparkzarr.zarr.metadata.V2Metadata;
 import io.github.sparkzarr.zarr.metadata.V2Nodes;
+import io.github.sparkzarr.zarr.metadata.V3DraftLayout;
+import io.github.sparkzarr.zarr.metadata.V3DraftMetadata;
+import io.github.sparkzarr.zarr.metadata.V3DraftNodes;
 import io.github.sparkzarr.zarr.metadata.V3Metadata;
 import io.github.sparkzarr.zarr.metadata.V3Nodes;
 import io.github.sparkzarr.zarr.store.Store;
@@ -24,7 +28,8 @@ import java.util.TreeSet;
  * consolidated metadata when the store has it), and writing new ones.
  *
  * <p>Each node's format is detected where it is (v3 {@code zarr.json}, v2 {@code .zarray} /
- * {@code .zgroup}, v1 {@code meta}). {@link #open(Store, ZarrFormat)} reads one format only.
+ * {@code .zgroup}, v1 {@code meta}); a store whose root {@code zarr.json} is the 2022 v3 draft's
+ * entry point is read as a draft hierarchy. {@link #open(Store, ZarrFormat)} reads one format only.
  */
 public final class ZarrHierarchy {
 
@@ -60,6 +65,11 @@ public final class ZarrHierarchy {
   }
 
   private static List<NodeReader> detect(Store store) throws IOException {
+    // The draft's meta/ and data/ directories would look like implicit groups to the others.
+    V3DraftNodes draft = new V3DraftNodes(store);
+    if (draft.hasEntryPoint()) {
+      return List.of(draft);
+    }
     List<NodeReader> readers = new ArrayList<>();
     for (ZarrFormat f : List.of(ZarrFormat.V3, ZarrFormat.V2, ZarrFormat.V1)) {
       readers.add(reader(store, f));
@@ -72,6 +82,7 @@ public final class ZarrHierarchy {
       case V3 -> new V3Nodes(store);
       case V2 -> new V2Nodes(store);
       case V1 -> new V1Nodes(store);
+      case V3_DRAFT -> new V3DraftNodes(store);
     };
   }
 
@@ -241,5 +252,50 @@ public final class ZarrHierarchy {
       store.delete(attrs);
     }
     return new ZarrArray(store, p, md);
+  }
+
+  /**
+   * Writes a 2022 v3 draft group document ({@code meta/root/<path>.group.json}, {@code
+   * meta/root.group.json} for the root), and the entry point when the store has none.
+   */
+  public static void writeGroupV3Draft(Store store, String path, ObjectNode attributes) throws IOException {
+    String p = StoreKeys.normalizePath(path);
+    V3DraftLayout layout = draftLayout(store);
+    store.set(layout.metaKey(p, "group"), Json.writeAscii(V3DraftMetadata.groupJson(attributes)));
+  }
+
+  /**
+   * Writes a 2022 v3 draft array document ({@code meta/root/<path>.array.json}), and the entry
+   * point when the store has none, returning the array: chunks go to {@code
+   * data/root/<path>/c0/1} (the separator of {@code md}'s chunk key encoding). Its codec must be
+   * an order + compressor chain without filters (blosc, gzip, zlib, bz2, lz4, lzma or none).
+   */
+  public static ZarrArray writeArrayV3Draft(Store store, String path, ArrayMetadata md) throws IOException {
+    String p = StoreKeys.normalizePath(path);
+    V3DraftLayout layout = draftLayout(store);
+    // The draft has no dimension names: keep them as xarray does in v2, which the reader honours.
+    ObjectNode attrs = md.attributes() == null ? Json.object() : md.attributes().deepCopy();
+    if (md.dimensionNames() != null && !attrs.has(V2Metadata.DIMENSIONS_ATTR)) {
+      var dims = attrs.putArray(V2Metadata.DIMENSIONS_ATTR);
+      md.dimensionNames().forEach(dims::add);
+    }
+    ArrayMetadata draft = new ArrayMetadata(3, md.shape(), md.chunkShape(), md.dataType(), md.fillValue(),
+        md.codec(), ChunkKeyEncoding.v3Draft(md.chunkKeyEncoding().separator(), layout.dataRoot(p)),
+        md.dimensionNames(), attrs);
+    store.set(layout.metaKey(p, "array"), Json.writeAscii(V3DraftMetadata.toJson(draft)));
+    return new ZarrArray(store, p, draft);
+  }
+
+  /** The layout of a draft store, writing zarr-python 2.13's entry point into a new one. */
+  private static V3DraftLayout draftLayout(Store store) throws IOException {
+    String key = V3DraftMetadata.ENTRY_POINT_KEY;
+    Optional<byte[]> existing = store.get(key);
+    ObjectNode entry = existing.isPresent()
+        ? Json.parseObject(existing.get(), store.location(), key) : V3DraftMetadata.entryPoint();
+    String suffix = V3DraftMetadata.keySuffix(entry, store.location());
+    if (existing.isEmpty()) {
+      store.set(key, Json.writeAscii(entry));
+    }
+    return V3DraftLayout.of(store, suffix);
   }
 }

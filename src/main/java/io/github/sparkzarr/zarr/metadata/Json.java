@@ -56,6 +56,19 @@ public final class Json {
     }
   }
 
+  /**
+   * Pretty-printed JSON with every non-ASCII character escaped ("\u00e9"): zarr-python 2.13
+   * decodes metadata documents as ASCII and rejects raw UTF-8.
+   */
+  public static byte[] writeAscii(JsonNode node) {
+    try {
+      return MAPPER.writer().with(JsonWriteFeature.ESCAPE_NON_ASCII)
+          .writeValueAsString(node).getBytes(StandardCharsets.US_ASCII);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialize " + node, e);
+    }
+  }
+
   /** Pretty-printed UTF-8 JSON, as zarr-python writes metadata. */
   public static byte[] write(JsonNode node) {
     try {

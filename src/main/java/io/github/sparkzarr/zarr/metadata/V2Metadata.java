@@ -100,7 +100,7 @@ public final class V2Metadata {
         "dtype \"|O\" (object) needs an object codec (vlen-utf8, vlen-bytes or json2) as its first filter");
   }
 
-  private static List<String> dimensionNames(ObjectNode attrs, int rank) {
+  static List<String> dimensionNames(ObjectNode attrs, int rank) {
     JsonNode dims = attrs.get(DIMENSIONS_ATTR);
     if (dims == null || !dims.isArray() || dims.size() != rank) {
       return null;

@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -25,13 +24,7 @@ import org.junit.jupiter.api.TestFactory;
 class V2CorpusTest {
 
   static Path corpusDir(String name) {
-    String override = System.getProperty("zarr.corpus.dir");
-    Path base = override == null || override.isEmpty()
-        ? Path.of("src/test/resources/corpus") : Path.of(override);
-    Path dir = base.resolve(name);
-    Assumptions.assumeTrue(Files.isDirectory(dir),
-        "no corpus at " + dir + " (zarr-python was not available to regenerate it)");
-    return dir;
+    return CorpusDir.of(name);
   }
 
   @TestFactory

@@ -14,6 +14,7 @@ import io.github.sparkzarr.zarr.ZarrException;
 import io.github.sparkzarr.zarr.ZarrFormat;
 import io.github.sparkzarr.zarr.ZarrHierarchy;
 import io.github.sparkzarr.zarr.chunk.ChunkData;
+import io.github.sparkzarr.zarr.corpus.CorpusDir;
 import io.github.sparkzarr.zarr.corpus.ExpectedValues;
 import io.github.sparkzarr.zarr.metadata.Json;
 import io.github.sparkzarr.zarr.metadata.V1Metadata;
@@ -34,23 +35,24 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * Zarr v1: reads the stores integration-tests/generate_v1_corpus.py wrote from the spec with numpy
- * and numcodecs, and has that script's spec-based reader check v1 stores we write.
+ * and numcodecs, and has that script's spec-based reader check v1 stores we write. Reads a freshly
+ * generated corpus when {@code zarr.corpus.dir} names one (see {@link CorpusDir}).
  */
 class V1Test {
-  static final Path DIR = Path.of("src/test/resources/corpus/v1");
   static final ObjectMapper JSON = new ObjectMapper();
 
   @TestFactory
   List<DynamicTest> everyV1ArrayReadsExactly() throws Exception {
-    JsonNode manifest = JSON.readTree(DIR.resolve("manifest.json").toFile());
+    Path dir = CorpusDir.of("v1");
+    JsonNode manifest = JSON.readTree(dir.resolve("manifest.json").toFile());
     List<DynamicTest> tests = new ArrayList<>();
     for (JsonNode e : manifest.get("arrays")) {
       tests.add(DynamicTest.dynamicTest(e.get("store").asText(), () -> {
-        try (HadoopStore s = new HadoopStore(DIR.resolve(e.get("store").asText()).toUri().toString(), new Configuration())) {
+        try (HadoopStore s = new HadoopStore(dir.resolve(e.get("store").asText()).toUri().toString(), new Configuration())) {
           ZarrArray a = ZarrArray.open(s, "");
           assertEquals(1, a.metadata().zarrFormat());
           assertEquals(e.get("attributes"), a.metadata().attributes());
-          byte[] expected = Files.readAllBytes(DIR.resolve(e.get("expected").get("file").asText()));
+          byte[] expected = Files.readAllBytes(dir.resolve(e.get("expected").get("file").asText()));
           String diff = ExpectedValues.compareRaw(a.readAll(), expected);
           assertNull(diff, diff);
         }
@@ -62,15 +64,16 @@ class V1Test {
 
   @Test
   void ourV1WritesReadBackAndTheSpecReaderAgrees() throws Exception {
+    Path dir = CorpusDir.of("v1");
     Path out = Path.of("target/roundtrip-v1");
     deleteRecursively(out.toFile());
     Files.createDirectories(out.resolve("expected"));
-    JsonNode manifest = JSON.readTree(DIR.resolve("manifest.json").toFile());
+    JsonNode manifest = JSON.readTree(dir.resolve("manifest.json").toFile());
     ObjectNode ours = Json.object();
     var arrays = ours.putArray("arrays");
     for (JsonNode e : manifest.get("arrays")) {
       String name = e.get("store").asText();
-      try (HadoopStore src = new HadoopStore(DIR.resolve(name).toUri().toString(), new Configuration());
+      try (HadoopStore src = new HadoopStore(dir.resolve(name).toUri().toString(), new Configuration());
           HadoopStore dst = new HadoopStore(out.resolve(name).toUri().toString(), new Configuration())) {
         ZarrArray source = ZarrArray.open(src, "");
         ChunkData values = source.readAll();

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.sparkzarr.zarr.ZarrArray;
 import io.github.sparkzarr.zarr.ZarrHierarchy;
 import io.github.sparkzarr.zarr.chunk.ChunkData;
+import io.github.sparkzarr.zarr.corpus.CorpusDir;
 import io.github.sparkzarr.zarr.corpus.ExpectedValues;
 import io.github.sparkzarr.zarr.store.HadoopStore;
 import java.nio.file.Files;
@@ -24,10 +25,10 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * Reads every array of the v3 corpus zarrita wrote (integration-tests/zarrita/generate_v3_corpus.mjs)
- * and compares every value with what zarrita read back, plus the groups and implicit groups.
+ * and compares every value with what zarrita read back, plus the groups and implicit groups. Reads
+ * a freshly generated corpus when {@code zarr.corpus.dir} names one (see {@link CorpusDir}).
  */
 class V3CorpusTest {
-  static final Path DIR = Path.of("src/test/resources/corpus/v3");
   static final ObjectMapper JSON = new ObjectMapper();
 
   static HadoopStore store(Path dir, String name) throws Exception {
@@ -36,10 +37,11 @@ class V3CorpusTest {
 
   @TestFactory
   List<DynamicTest> everyArrayReadsExactly() throws Exception {
-    JsonNode manifest = JSON.readTree(DIR.resolve("manifest.json").toFile());
+    Path dir = CorpusDir.of("v3");
+    JsonNode manifest = JSON.readTree(dir.resolve("manifest.json").toFile());
     List<DynamicTest> tests = new ArrayList<>();
     for (JsonNode entry : manifest.get("arrays")) {
-      tests.add(DynamicTest.dynamicTest(entry.get("path").asText(), () -> check(DIR, entry)));
+      tests.add(DynamicTest.dynamicTest(entry.get("path").asText(), () -> check(dir, entry)));
     }
     assertTrue(tests.size() > 60, "the corpus should hold over 60 arrays, found " + tests.size());
     return tests;
@@ -71,8 +73,9 @@ class V3CorpusTest {
 
   @Test
   void groupsImplicitGroupsAndChildren() throws Exception {
-    JsonNode manifest = JSON.readTree(DIR.resolve("manifest.json").toFile());
-    try (HadoopStore s = store(DIR, "v3.zarr")) {
+    Path dir = CorpusDir.of("v3");
+    JsonNode manifest = JSON.readTree(dir.resolve("manifest.json").toFile());
+    try (HadoopStore s = store(dir, "v3.zarr")) {
       ZarrHierarchy h = ZarrHierarchy.open(s);
       for (JsonNode g : manifest.get("groups")) {
         var group = h.openGroup(g.get("path").asText());
