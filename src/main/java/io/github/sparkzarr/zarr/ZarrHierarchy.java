@@ -161,14 +161,14 @@ public final class ZarrHierarchy {
     String p = StoreKeys.normalizePath(path);
     ObjectNode zgroup = Json.object();
     zgroup.put("zarr_format", 2);
-    store.set(StoreKeys.join(p, V2Metadata.GROUP_KEY), Json.write(zgroup));
+    store.set(StoreKeys.join(p, V2Metadata.GROUP_KEY), Json.writeAscii(zgroup));
     writeAttributes(store, p, attributes);
   }
 
   /** Writes a v2 array's metadata (and attributes, with dimension names), returning the array. */
   public static ZarrArray writeArrayV2(Store store, String path, ArrayMetadata md) throws IOException {
     String p = StoreKeys.normalizePath(path);
-    store.set(StoreKeys.join(p, V2Metadata.ARRAY_KEY), Json.write(V2Metadata.toZarray(md)));
+    store.set(StoreKeys.join(p, V2Metadata.ARRAY_KEY), Json.writeAscii(V2Metadata.toZarray(md)));
     ObjectNode attrs = md.attributes().deepCopy();
     if (md.dimensionNames() != null && !attrs.has(V2Metadata.DIMENSIONS_ATTR)) {
       var dims = attrs.putArray(V2Metadata.DIMENSIONS_ATTR);
@@ -182,7 +182,7 @@ public final class ZarrHierarchy {
       throws IOException {
     String key = StoreKeys.join(path, V2Metadata.ATTRS_KEY);
     if (attributes != null && attributes.size() > 0) {
-      store.set(key, Json.write(attributes));
+      store.set(key, Json.writeAscii(attributes));
     } else {
       store.delete(key);
     }
@@ -200,7 +200,7 @@ public final class ZarrHierarchy {
       }
     }
     root.put("zarr_consolidated_format", 1);
-    store.set(V2Metadata.CONSOLIDATED_KEY, Json.write(root));
+    store.set(V2Metadata.CONSOLIDATED_KEY, Json.writeAscii(root));
   }
 
   /** Writes a v3 group's zarr.json. */
@@ -244,10 +244,10 @@ public final class ZarrHierarchy {
   /** Writes a v1 array's {@code meta} (and {@code attrs} when any), returning the array. */
   public static ZarrArray writeArrayV1(Store store, String path, ArrayMetadata md) throws IOException {
     String p = StoreKeys.normalizePath(path);
-    store.set(StoreKeys.join(p, V1Metadata.META_KEY), Json.write(V1Metadata.toMeta(md)));
+    store.set(StoreKeys.join(p, V1Metadata.META_KEY), Json.writeAscii(V1Metadata.toMeta(md)));
     String attrs = StoreKeys.join(p, V1Metadata.ATTRS_KEY);
     if (md.attributes() != null && md.attributes().size() > 0) {
-      store.set(attrs, Json.write(md.attributes()));
+      store.set(attrs, Json.writeAscii(md.attributes()));
     } else {
       store.delete(attrs);
     }

@@ -32,6 +32,8 @@ import org.junit.jupiter.api.Test;
 class V2RoundTripTest {
   private static final Path OUT = Path.of("target/roundtrip-v2");
   private static final String STORE = "ours.zarr";
+  /** Non-ASCII on purpose: zarr-python 2.13 reads metadata as ASCII, so we must escape it. */
+  private static final ObjectNode ATTRIBUTES = Json.object().put("title", "température €, 😀");
 
   /** One array to write: its .zarray fields and whether decoding gives back exactly the input. */
   private record Case(String path, String dtype, String compressor, String filters,
@@ -131,7 +133,7 @@ class V2RoundTripTest {
         + c.order() + "\",\"filters\":" + c.filters() + "}";
     ObjectNode doc = Json.parseObject(zarray.getBytes(StandardCharsets.UTF_8), "test", c.path());
     ZarrArray array = ZarrHierarchy.writeArrayV2(store, c.path(),
-        V2Metadata.readArray(doc, Json.object(), store.location(), c.path()));
+        V2Metadata.readArray(doc, ATTRIBUTES.deepCopy(), store.location(), c.path()));
     int[] shape = {7, 5};
     ChunkData input = SampleData.of(array.metadata().dataType(), shape, seed);
     array.write(new long[] {0, 0}, input);
@@ -157,6 +159,7 @@ class V2RoundTripTest {
     entry.put("order", c.order());
     entry.set("compressor", doc.get("compressor"));
     entry.set("filters", doc.get("filters"));
+    entry.set("attributes", ATTRIBUTES);
     ObjectNode expected = entry.putObject("expected");
     expected.put("file", file);
     expected.put("format", objects ? "json" : "raw");
