@@ -41,7 +41,9 @@ public record CfDecoding(double[] masked, boolean maskNaN, double scale, double 
     List<Double> masked = new ArrayList<>();
     addNumbers(attrs.get("_FillValue"), masked);
     addNumbers(attrs.get("missing_value"), masked);
-    if (fillValueIsMissing && !md.fillValue().isNull()) {
+    // xarray uses the Zarr fill_value as the mask only for v1/v2; for v3 (whose fill_value can
+    // never be null) it reads _FillValue from the attributes, handled above.
+    if (fillValueIsMissing && md.zarrFormat() < 3 && !md.fillValue().isNull()) {
       addNumbers(md.fillValue().json(), masked);
     }
     boolean maskNaN = masked.stream().anyMatch(d -> d.isNaN());

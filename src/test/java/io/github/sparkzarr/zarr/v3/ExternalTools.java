@@ -11,13 +11,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
 /** Runs the independent implementations' verifier scripts; skips (with the reason) when absent. */
-final class ExternalTools {
+public final class ExternalTools {
   private ExternalTools() {}
 
   static final Path ZARRITA = Path.of("integration-tests/zarrita");
 
   /** Runs verify_with_zarrita.mjs on {@code manifest}; fails with its output on disagreement. */
-  static void verifyWithZarrita(Path manifest) throws Exception {
+  public static void verifyWithZarrita(Path manifest) throws Exception {
     Assumptions.assumeTrue(onPath("node"), "node is not installed: zarrita check skipped");
     Assumptions.assumeTrue(Files.isDirectory(ZARRITA.resolve("node_modules/zarrita")),
         "zarrita is not installed (run integration-tests/install-deps.sh): zarrita check skipped");
@@ -26,7 +26,7 @@ final class ExternalTools {
   }
 
   /** Runs a script with Debian's python3 (zarr-python 2.13 and numcodecs) and checks it passes. */
-  static void runPython(String what, String... args) throws Exception {
+  public static void runPython(String what, String... args) throws Exception {
     File python = new File("/usr/bin/python3");
     Assumptions.assumeTrue(python.canExecute(), "no /usr/bin/python3: " + what + " skipped");
     Process check = new ProcessBuilder(python.getPath(), "-c", "import zarr, numcodecs").start();
