@@ -1,5 +1,6 @@
 package io.github.sparkzarr.spark.read;
 
+import io.github.sparkzarr.spark.schema.CfDecoding;
 import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import java.nio.ByteOrder;
@@ -31,6 +32,8 @@ public class FillBench {
 
   ChunkData chunk;
   ValueWriter writer;
+  /** The dataset view's writer when fill_value is NaN (xarray's default for floats): NaN → null. */
+  ValueWriter maskedWriter;
   byte[] copy = new byte[ELEMENTS * 4];
 
   @Setup
@@ -46,6 +49,7 @@ public class FillBench {
     }
     chunk = ChunkData.ofBytes(f4, new int[] {ELEMENTS}, bytes);
     writer = ValueWriters.of(f4, null);
+    maskedWriter = ValueWriters.of(f4, new CfDecoding(new double[0], true, 1, 0, false, true, null));
   }
 
   /** What the reader does per chunk and value column: allocate a vector, bulk-copy, wrap. */
@@ -53,6 +57,17 @@ public class FillBench {
   public float fillColumnarBatch() {
     WritableColumnVector v = new OnHeapColumnVector(ELEMENTS, DataTypes.FloatType);
     writer.write(chunk, 0, v, 0, ELEMENTS);
+    ColumnarBatch batch = new ColumnarBatch(new ColumnVector[] {v}, ELEMENTS);
+    float last = batch.column(0).getFloat(ELEMENTS - 1);
+    batch.close();
+    return last;
+  }
+
+  /** The same with CF masking of a NaN fill value, the case of zarr-python/xarray float stores. */
+  @Benchmark
+  public float fillColumnarBatchMaskedNaN() {
+    WritableColumnVector v = new OnHeapColumnVector(ELEMENTS, DataTypes.FloatType);
+    maskedWriter.write(chunk, 0, v, 0, ELEMENTS);
     ColumnarBatch batch = new ColumnarBatch(new ColumnVector[] {v}, ELEMENTS);
     float last = batch.column(0).getFloat(ELEMENTS - 1);
     batch.close();
