@@ -2,12 +2,15 @@
 # Profiles the suite's full scan with Java Flight Recorder and summarises where the time goes.
 # Recording starts after two warm-up scans. Run bench/run.sh first (it builds target/bench-classes and writes the stores).
 #
-#   bench/profile.sh [STORE (raw|zstd|blosc, default blosc)] [RUNS (default 10)] [--out DIR]
+#   [CLASSES=DIR] [TAG=NAME] bench/profile.sh [STORE (raw|zstd|blosc, default blosc)] [RUNS (default 10)] [OUT (default target/bench)]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 STORE=${1:-blosc} RUNS=${2:-10} OUT=${3:-target/bench}
-CP="target/bench-classes:target/classes:$(cat target/bench-classpath.txt)"
+# CLASSES=target/compare/before/classes profiles the build bench/compare.sh made of an older commit.
+CLASSES=${CLASSES:-target/classes}
+CP="target/bench-classes:$CLASSES:$(cat target/bench-classpath.txt)"
 JAVA=(java @examples/spark-jvm.options -Dlog4j2.configurationFile=examples/log4j2.properties -cp "$CP")
-JFR="$OUT/scan-$STORE.jfr"
+TAG=${TAG:-$STORE}
+JFR="$OUT/scan-$TAG.jfr"
 "${JAVA[@]}" -Xmx3g io.github.sparkzarr.bench.ProfileScan scan "$OUT/data/$STORE.zarr" "$RUNS" "$JFR"
-"${JAVA[@]}" io.github.sparkzarr.bench.ProfileScan summary "$JFR" | tee "$OUT/profile-$STORE.md"
+"${JAVA[@]}" io.github.sparkzarr.bench.ProfileScan summary "$JFR" | tee "$OUT/profile-$TAG.md"

@@ -323,7 +323,11 @@ public final class Suite {
     for (String s : STORES) {
       double scan = get("full scan sum(value) zarr_" + s);
       ratio(out, "full scan Zarr " + s + " / Parquet", scan / get("full scan sum(value) parquet"), "<= 1.0");
+      ratio(out, "same, from task CPU, " + s, get("full scan sum(value) zarr_" + s + " [task CPU]")
+          / get("full scan sum(value) parquet [task CPU]"), "<= 1.0");
       ratio(out, "1% box / full scan, " + s, get("1% box zarr_" + s) / scan, "<= 0.05");
+      ratio(out, "same, from task CPU, " + s,
+          get("1% box zarr_" + s + " [task CPU]") / get("full scan sum(value) zarr_" + s + " [task CPU]"), "<= 0.05");
       ratio(out, "scan MiB/s / (decode limit x " + CORES + "), " + s,
           (mib / scan) / (CORES * get("decode limit " + s + " MiB/s")), ">= 0.7");
       ratio(out, "same, from task CPU: MiB per task-CPU-second / decode limit, " + s,
