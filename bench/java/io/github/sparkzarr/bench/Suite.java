@@ -111,34 +111,40 @@ public final class Suite {
   // ---- the decode limit ----------------------------------------------------------------------
 
   /**
-   * One thread decoding every chunk of a store, twice (the first pass warms the JIT and the page
-   * cache). Counts only decoding: the stored bytes are read before the clock starts.
+   * One thread decoding every chunk of a store, in passes (the first warms the JIT and the page
+   * cache). Counts only decoding: the stored bytes are read before the clock starts. Records wall
+   * time and the thread's CPU time: on a shared machine only the latter is the codec's limit.
    */
   void decodeLimit(String name) throws IOException {
     ZarrArray array = open(name);
-    double best = Double.NaN;
-    List<Double> passes = new ArrayList<>();
+    java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+    List<Double> wall = new ArrayList<>();
+    List<Double> cpu = new ArrayList<>();
+    long checksum = 0;
     for (int pass = 0; pass <= Math.max(1, reps / 2); pass++) {
       long nanos = 0;
-      long checksum = 0;
+      long cpuNanos = 0;
       for (long[] c : allChunks(array)) {
         String key = array.chunkKey(c);
         byte[] stored = array.store().get(key).orElseThrow();
+        long c0 = threads.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
         ChunkData chunk = array.decodeChunk(key, stored);
         nanos += System.nanoTime() - t0;
+        cpuNanos += threads.getCurrentThreadCpuTime() - c0;
         checksum += chunk.bytes()[chunk.bytes().length - 1]; // keeps the JIT from skipping work
       }
       if (pass > 0) {
-        passes.add(nanos / 1e9);
-      }
-      if (checksum == 42) {
-        log("");
+        wall.add(nanos / 1e9);
+        cpu.add(cpuNanos / 1e9);
       }
     }
-    best = median(passes);
-    figures.put("decode limit " + name + " (1 thread)", best);
-    figures.put("decode limit " + name + " MiB/s", decodedBytes() / best / (1 << 20));
+    figures.put("decode limit " + name + " (1 thread)", median(wall));
+    figures.put("decode limit " + name + " MiB/s", decodedBytes() / median(wall) / (1 << 20));
+    figures.put("decode limit " + name + " MiB/s [thread CPU]", decodedBytes() / median(cpu) / (1 << 20));
+    if (checksum == 42) {
+      log("(checksum " + checksum + ")");
+    }
   }
 
   static List<long[]> allChunks(ZarrArray array) {
@@ -330,8 +336,9 @@ public final class Suite {
           get("1% box zarr_" + s + " [task CPU]") / get("full scan sum(value) zarr_" + s + " [task CPU]"), "<= 0.05");
       ratio(out, "scan MiB/s / (decode limit x " + CORES + "), " + s,
           (mib / scan) / (CORES * get("decode limit " + s + " MiB/s")), ">= 0.7");
-      ratio(out, "same, from task CPU: MiB per task-CPU-second / decode limit, " + s,
-          (mib / get("full scan sum(value) zarr_" + s + " [task CPU]")) / get("decode limit " + s + " MiB/s"),
+      ratio(out, "same, from CPU time: MiB per task-CPU-second / decode limit per CPU-second, " + s,
+          (mib / get("full scan sum(value) zarr_" + s + " [task CPU]"))
+              / get("decode limit " + s + " MiB/s [thread CPU]"),
           ">= 0.7");
       ratio(out, "Spark on Zarr / xarray+dask, " + s, scan / get("xarray+dask sum(value) " + s), "<= 0.5");
     }
