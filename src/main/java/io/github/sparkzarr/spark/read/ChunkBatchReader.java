@@ -26,7 +26,8 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
  * Reads a range of planned chunks, one {@link ColumnarBatch} per chunk: the selected part of the
- * chunk box, rows in C order. Variables come from decoded chunk buffers with bulk copies;
+ * chunk box, rows in C order. Variables come from decoded chunk buffers, read in place when a
+ * batch is a whole chunk of a 4- or 8-byte number ({@link ChunkValueVector}), else bulk-copied;
  * dimension, position and broadcast columns are computed views over small vectors.
  */
 final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
@@ -177,6 +178,10 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
       data = region("var:" + index, array, origin, shape);
     }
     int[] dataShape = data.shape();
+    if (aligned && wholeChunk(dataShape, len) && ChunkValueVector.supports(array.memoryType(), var.cf())) {
+      // Rows are the chunk's elements in order: read them in place instead of copying.
+      return new ChunkValueVector(data.bytes(), array.memoryType(), var.cf(), rows, var.type());
+    }
     int[] innerLen = new int[m];
     int innerRows = 1;
     for (int k = m - 1; k >= 0; k--) {
@@ -205,6 +210,16 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
       lengths[d] = Math.max(1, lengths[d]);
     }
     return new GatherColumnVector(inner, rows, rowStride, lengths, innerStride);
+  }
+
+  /** Whether the selection is all of a chunk of {@code chunkShape} (positions are sorted and unique). */
+  private static boolean wholeChunk(int[] chunkShape, int[] len) {
+    for (int k = 0; k < chunkShape.length; k++) {
+      if (len[k] != chunkShape[k]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

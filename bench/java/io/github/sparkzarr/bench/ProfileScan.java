@@ -1,0 +1,172 @@
+package io.github.sparkzarr.bench;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordingFile;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Where a full scan's time goes. {@code scan STORE RUNS FILE.jfr} runs the suite's full-scan aggregate
+ * RUNS times under Java Flight Recorder, after two warm-up scans, and writes FILE.jfr; {@code summary FILE.jfr} reads the
+ * jdk.ExecutionSample events and attributes each sample to the first stage found walking its
+ * stack from the top: codec decode, fetching bytes, copying into column vectors, other
+ * connector code, or Spark (generated aggregation code and the rest).
+ */
+public final class ProfileScan {
+  public static void main(String[] args) throws Exception {
+    if (args[0].equals("time")) {
+      time(args[1], Integer.parseInt(args[2]), args[3]);
+    } else if (args[0].equals("scan")) {
+      scan(args[1], Integer.parseInt(args[2]), Path.of(args[3]));
+    } else {
+      summary(Path.of(args[1]));
+    }
+  }
+
+  /** Two untimed warm-up scans, then RUNS scans recorded by JFR (profile settings: 10 ms samples). */
+  static void scan(String store, int runs, Path jfr) throws Exception {
+    SparkSession spark = SparkSession.builder().master("local[2]").appName("spark-zarr profile")
+        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1").getOrCreate();
+    spark.sparkContext().setLogLevel("WARN");
+    try {
+      for (int i = 0; i < 2; i++) {
+        spark.read().format("zarr").load(store).selectExpr("sum(value)").collectAsList();
+      }
+      Recording recording = new Recording(Configuration.getConfiguration("profile"));
+      recording.start();
+      for (int i = 0; i < runs; i++) {
+        long t0 = System.nanoTime();
+        Object sum = spark.read().format("zarr").load(store).selectExpr("sum(value)").collectAsList().get(0).get(0);
+        System.out.printf(Locale.ROOT, "[profile] run %d: %.3f s (sum %s)%n", i, (System.nanoTime() - t0) / 1e9, sum);
+      }
+      recording.stop();
+      recording.dump(jfr);
+    } finally {
+      spark.stop();
+    }
+  }
+
+  /**
+   * {@code time STORE RUNS QUERY}: the median of RUNS warm runs of a query on the store (table
+   * {@code t}), for bench/compare.sh to run against two builds of the connector.
+   */
+  static void time(String store, int runs, String query) {
+    SparkSession spark = SparkSession.builder().master("local[2]").appName("spark-zarr compare")
+        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1").config("spark.sql.shuffle.partitions", "2")
+        .getOrCreate();
+    spark.sparkContext().setLogLevel("WARN");
+    try {
+      spark.read().format("zarr").load(store).createOrReplaceTempView("t");
+      TaskCpu cpu = new TaskCpu();
+      spark.sparkContext().addSparkListener(cpu);
+      spark.sql(query).collectAsList();
+      java.util.List<Double> seconds = new java.util.ArrayList<>();
+      java.util.List<Double> cpuSeconds = new java.util.ArrayList<>();
+      for (int i = 0; i < runs; i++) {
+        TaskCpu.waitIdle(spark);
+        cpu.nanos.set(0);
+        long t0 = System.nanoTime();
+        spark.sql(query).collectAsList();
+        seconds.add((System.nanoTime() - t0) / 1e9);
+        TaskCpu.waitIdle(spark);
+        cpuSeconds.add(cpu.nanos.get() / 1e9);
+      }
+      System.out.printf(Locale.ROOT, "[compare] wall %.3f s, task CPU %.3f s (medians of %d; wall %s)%n",
+          Suite.median(seconds), Suite.median(cpuSeconds), runs, seconds);
+    } finally {
+      spark.stop();
+    }
+  }
+
+  /**
+   * Sums the executor CPU time of finished tasks: on a shared machine, the CPU a query's tasks
+   * used varies much less with other people's load than its wall time does.
+   */
+  static final class TaskCpu extends org.apache.spark.scheduler.SparkListener {
+    final java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
+
+    @Override
+    public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd end) {
+      if (end.taskMetrics() != null) {
+        nanos.addAndGet(end.taskMetrics().executorCpuTime());
+      }
+    }
+
+    /** Task-end events arrive asynchronously: wait until the listener bus has delivered them. */
+    static void waitIdle(SparkSession spark) {
+      // private[spark] in Scala, public in bytecode: the one way to drain the bus.
+      try {
+        spark.sparkContext().listenerBus().waitUntilEmpty();
+      } catch (java.util.concurrent.TimeoutException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  /** Stage of a sample: the innermost frame that belongs to a known stage wins. */
+  static String stage(List<RecordedFrame> frames) {
+    for (RecordedFrame f : frames) { // frames[0] is the top of the stack
+      String c = f.getMethod().getType().getName();
+      String m = f.getMethod().getName();
+      if (c.startsWith("io.github.sparkzarr.zarr.codec")) {
+        return "decode (codec)";
+      }
+      if (c.startsWith("io.github.sparkzarr.zarr.store") || c.startsWith("org.apache.hadoop")) {
+        return "fetch (store, Hadoop FS)";
+      }
+      if (c.endsWith("FixedWriter") || c.contains("FixedWriter$") || c.contains("ValueWriters")
+          || (c.contains("OnHeapColumnVector") && (m.startsWith("put") || m.equals("<init>") || m.startsWith("reserve")))) {
+        return "copy into column vectors";
+      }
+      if (c.startsWith("io.github.sparkzarr")) {
+        return "other connector code";
+      }
+      if (c.contains("GeneratedClass") || c.contains("OnHeapColumnVector") || c.contains("ColumnarBatch")
+          || c.contains("GatherColumnVector")) {
+        return "Spark: generated aggregation over the batches";
+      }
+    }
+    return "Spark and JVM: other (scheduling, planning, GC threads excluded)";
+  }
+
+  static void summary(Path file) throws Exception {
+    Map<String, Integer> stages = new HashMap<>();
+    Map<String, Integer> tops = new HashMap<>();
+    int total = 0;
+    for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
+      if (!e.getEventType().getName().equals("jdk.ExecutionSample") || e.getStackTrace() == null) {
+        continue;
+      }
+      List<RecordedFrame> frames = e.getStackTrace().getFrames();
+      if (frames.isEmpty()) {
+        continue;
+      }
+      total++;
+      stages.merge(stage(frames), 1, Integer::sum);
+      RecordedFrame top = frames.get(0);
+      tops.merge(top.getMethod().getType().getName() + "." + top.getMethod().getName(), 1, Integer::sum);
+    }
+    System.out.println("| stage | samples | share |\n|---|---|---|");
+    print(stages, total, 10);
+    System.out.println("\nTop frames (the method on CPU):\n\n| method | samples | share |\n|---|---|---|");
+    print(tops, total, 15);
+    System.out.println("\n" + total + " execution samples");
+  }
+
+  static void print(Map<String, Integer> counts, int total, int limit) {
+    counts.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue()).limit(limit)
+        .forEach(en -> System.out.printf(Locale.ROOT, "| %s | %d | %.1f%% |%n", en.getKey(), en.getValue(),
+            100.0 * en.getValue() / total));
+  }
+
+  private ProfileScan() {}
+}

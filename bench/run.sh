@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The spark-zarr benchmark suite: one command, every figure. See docs/benchmarks.md.
+#
+#   bench/run.sh [--size-gib N] [--reps N] [--write-reps N] [--heap-mib N] [--no-jmh] [--out DIR]
+#
+#   --size-gib    decoded size of the float32 array (default 1; 0.0625 for a quick check). The
+#                 array is T x 512 x 512 in 16 x 128 x 128 chunks (1 MiB each), T = size * 1024.
+#   --reps        timed repetitions per query, after one untimed warm run (default 5)
+#   --write-reps  timed repetitions per write (default 2)
+#   --heap-mib    -Xmx of the small-heap scan (default 512, Spark's minimum is about 450)
+#   --no-jmh      skip the JMH codec and column-filling microbenchmarks
+#   --out         working directory: stores, Parquet copies, results (default target/bench)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SIZE_GIB=1 REPS=5 WRITE_REPS=2 HEAP_MIB=512 JMH=1 OUT=target/bench
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --size-gib) SIZE_GIB=$2; shift 2 ;;
+    --reps) REPS=$2; shift 2 ;;
+    --write-reps) WRITE_REPS=$2; shift 2 ;;
+    --heap-mib) HEAP_MIB=$2; shift 2 ;;
+    --no-jmh) JMH=0; shift ;;
+    --out) OUT=$2; shift 2 ;;
+    *) echo "unknown option $1 (see the top of $0)" >&2; exit 2 ;;
+  esac
+done
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+DATA=$OUT/data
+START=$(date +%s)
+step() { echo; echo "=== $* ($(( $(date +%s) - START )) s)"; }
+
+step "machine"
+{
+  echo "nproc: $(nproc)"
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
+  free -h | sed -n 1,2p
+  java -version 2>&1 | head -1
+  echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+} | tee "$OUT/machine.txt"
+
+step "build (the connector, then bench/java against it with JMH on the classpath)"
+# Offline first: the artifacts are usually cached; go online only if something is missing.
+mvn_() { mvn -B -q -o "$@" || mvn -B -q "$@"; }
+mvn_ -DskipTests package
+mvn_ -Pbench dependency:build-classpath -Dmdep.includeScope=provided -Dmdep.outputFile=target/bench-classpath.txt
+CP="target/classes:$(cat target/bench-classpath.txt)"
+rm -rf target/bench-classes
+javac --release 17 -nowarn -d target/bench-classes -cp "$CP" $(find bench/java -name '*.java')
+CP="target/bench-classes:$CP"
+JAVA=(java @examples/spark-jvm.options -Dlog4j2.configurationFile=examples/log4j2.properties -cp "$CP")
+
+# T x 512 x 512 float32 = size GiB when T = size * 1024; T is a whole number of 16-step chunks.
+T=$(awk -v s="$SIZE_GIB" 'BEGIN { t = int(s * 1024 / 16 + 0.5) * 16; if (t < 16) t = 16; print t }')
+SHAPE="$T 512 512"
+CHUNKS="16 128 128"
+step "generate the stores with zarr-python: shape $SHAPE, chunks $CHUNKS"
+if [[ "$(cat "$DATA/shape.txt" 2>/dev/null)" != "$SHAPE / $CHUNKS" ]]; then
+  rm -rf "$DATA"
+  /usr/bin/python3 bench/generate_stores.py "$DATA" $SHAPE $CHUNKS
+  echo "$SHAPE / $CHUNKS" > "$DATA/shape.txt"
+else
+  echo "reusing $DATA (same shape and chunks)"
+fi
+du -sh "$DATA"/*.zarr
+
+step "xarray+dask: the same aggregate on the same stores (2 threads)"
+/usr/bin/python3 bench/xarray_dask.py "$DATA" "$REPS" "$OUT/xarray.properties"
+
+step "executor memory: scan the blosc store with -Xmx${HEAP_MIB}m"
+"${JAVA[@]}" -Xmx${HEAP_MIB}m io.github.sparkzarr.bench.HeapProbe "$DATA/blosc.zarr" "$OUT/heap.properties"
+
+step "Spark local[2]: queries, writes, decode limit, planning"
+"${JAVA[@]}" -Xmx3g io.github.sparkzarr.bench.Suite --data "$DATA" --work "$OUT" --reps "$REPS" \
+  --write-reps "$WRITE_REPS"
+
+if [[ $JMH == 1 ]]; then
+  step "JMH: codecs (ops/s = MiB/s of decoded data) and decoded chunk -> ColumnarBatch"
+  "${JAVA[@]}" org.openjdk.jmh.Main -f 1 -wi 2 -w 1s -i 3 -r 1s -rf text -rff "$OUT/jmh.txt" \
+    'CodecBench|FillBench' | grep -E '^(Benchmark|CodecBench|FillBench)' || true
+  cat "$OUT/jmh.txt"
+fi
+
+step "done: $OUT/results.md$([[ $JMH == 1 ]] && echo ", $OUT/jmh.txt")"

@@ -1,0 +1,163 @@
+package io.github.sparkzarr.spark.read;
+
+import io.github.sparkzarr.spark.schema.CfDecoding;
+import io.github.sparkzarr.zarr.dtype.DataType;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarArray;
+import org.apache.spark.sql.vectorized.ColumnarMap;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * A zero-copy column over a whole decoded chunk of int32, int64, float32 or float64: row i is
+ * element i of the little-endian bytes, read in place. Saves what a copy costs per chunk and
+ * column: a chunk-sized array allocated (often a humongous G1 object), zeroed and filled. When the
+ * variable masks fill values (CF decoding without scaling), the missing rows are found once, in a
+ * tight loop over the bytes, and only remembered when there are any.
+ */
+final class ChunkValueVector extends ColumnVector {
+  private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle FLOAT = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle DOUBLE = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
+
+  private final byte[] bytes;
+  /** Missing rows, or null when none is. */
+  private final boolean[] missing;
+  private final int nulls;
+
+  /**
+   * Whether a variable of memory type {@code t} with decoding {@code cf} can be read in place:
+   * 4- and 8-byte signed integers and floats, no scaling or time decoding (masking is fine).
+   */
+  static boolean supports(DataType t, CfDecoding cf) {
+    boolean numeric = (t.kind() == DataType.Kind.INT || t.kind() == DataType.Kind.FLOAT)
+        && (t.size() == 4 || t.size() == 8);
+    return numeric && (cf == null || (!cf.scaled() && cf.time() == null));
+  }
+
+  /**
+   * The first {@code rows} elements of {@code bytes}, a little-endian array of {@code t}, as a
+   * column of {@code sparkType} (the variable's column type: {@code t}'s, as masking keeps it).
+   */
+  ChunkValueVector(byte[] bytes, DataType t, CfDecoding cf, int rows,
+      org.apache.spark.sql.types.DataType sparkType) {
+    super(sparkType);
+    this.bytes = bytes;
+    boolean[] m = null;
+    int count = 0;
+    if (cf != null) {
+      for (int i = 0; i < rows; i++) {
+        if (isMissing(t, cf, i)) {
+          if (m == null) {
+            m = new boolean[rows];
+          }
+          m[i] = true;
+          count++;
+        }
+      }
+    }
+    this.missing = m;
+    this.nulls = count;
+  }
+
+  /** As {@link CfDecoding#isMissing}, reading the element in place; NaN tests need no conversion. */
+  private boolean isMissing(DataType t, CfDecoding cf, int i) {
+    if (t.kind() == DataType.Kind.FLOAT) {
+      double v = t.size() == 4 ? (float) FLOAT.get(bytes, i * 4) : (double) DOUBLE.get(bytes, i * 8);
+      return v != v ? cf.maskNaN() : cf.masked().length > 0 && cf.isMissing(v);
+    }
+    return cf.masked().length > 0
+        && cf.isMissing(t.size() == 4 ? (int) INT.get(bytes, i * 4) : (long) LONG.get(bytes, i * 8));
+  }
+
+  @Override
+  public void close() {}
+
+  @Override
+  public boolean hasNull() {
+    return nulls > 0;
+  }
+
+  @Override
+  public int numNulls() {
+    return nulls;
+  }
+
+  @Override
+  public boolean isNullAt(int rowId) {
+    return missing != null && missing[rowId];
+  }
+
+  @Override
+  public int getInt(int rowId) {
+    return (int) INT.get(bytes, rowId * 4);
+  }
+
+  @Override
+  public long getLong(int rowId) {
+    return (long) LONG.get(bytes, rowId * 8);
+  }
+
+  @Override
+  public float getFloat(int rowId) {
+    return (float) FLOAT.get(bytes, rowId * 4);
+  }
+
+  @Override
+  public double getDouble(int rowId) {
+    return (double) DOUBLE.get(bytes, rowId * 8);
+  }
+
+  @Override
+  public boolean getBoolean(int rowId) {
+    throw unsupported();
+  }
+
+  @Override
+  public byte getByte(int rowId) {
+    throw unsupported();
+  }
+
+  @Override
+  public short getShort(int rowId) {
+    throw unsupported();
+  }
+
+  @Override
+  public ColumnarArray getArray(int rowId) {
+    throw unsupported();
+  }
+
+  @Override
+  public ColumnarMap getMap(int ordinal) {
+    throw unsupported();
+  }
+
+  @Override
+  public Decimal getDecimal(int rowId, int precision, int scale) {
+    throw unsupported();
+  }
+
+  @Override
+  public UTF8String getUTF8String(int rowId) {
+    throw unsupported();
+  }
+
+  @Override
+  public byte[] getBinary(int rowId) {
+    throw unsupported();
+  }
+
+  @Override
+  public ColumnVector getChild(int ordinal) {
+    throw unsupported();
+  }
+
+  private UnsupportedOperationException unsupported() {
+    return new UnsupportedOperationException("a " + dataType() + " column has no such accessor");
+  }
+}

@@ -1,0 +1,96 @@
+package io.github.sparkzarr.spark.read;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkzarr.spark.schema.CfDecoding;
+import io.github.sparkzarr.zarr.chunk.ChunkData;
+import io.github.sparkzarr.zarr.dtype.DataType;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.junit.jupiter.api.Test;
+
+/** The in-place column answers exactly what the copying writers put in an OnHeapColumnVector. */
+class ChunkValueVectorTest {
+  private static final CfDecoding MASK_NAN = new CfDecoding(new double[0], true, 1, 0, false, true, null);
+  private static final CfDecoding MASK_9999 = new CfDecoding(new double[] {-9999}, false, 1, 0, false, true, null);
+
+  @Test
+  void float32WithNaNFillMatchesTheCopy() {
+    float[] values = {1.5f, Float.NaN, -0f, Float.POSITIVE_INFINITY, 3e38f};
+    ByteBuffer b = ByteBuffer.allocate(values.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+    for (float v : values) {
+      b.putFloat(v);
+    }
+    DataType f4 = DataType.numeric(DataType.Kind.FLOAT, 4, ByteOrder.LITTLE_ENDIAN);
+    for (CfDecoding cf : new CfDecoding[] {null, MASK_NAN, MASK_9999}) {
+      ChunkValueVector v = new ChunkValueVector(b.array(), f4, cf, values.length, DataTypes.FloatType);
+      OnHeapColumnVector copy = copy(b.array(), f4, cf, values.length, DataTypes.FloatType);
+      for (int i = 0; i < values.length; i++) {
+        assertEquals(copy.isNullAt(i), v.isNullAt(i), "row " + i + " cf " + cf);
+        if (!copy.isNullAt(i)) {
+          assertEquals(Float.floatToIntBits(copy.getFloat(i)), Float.floatToIntBits(v.getFloat(i)));
+        }
+      }
+      assertEquals(copy.numNulls(), v.numNulls());
+    }
+    assertTrue(new ChunkValueVector(b.array(), f4, MASK_NAN, 5, DataTypes.FloatType).isNullAt(1));
+    assertFalse(new ChunkValueVector(b.array(), f4, MASK_NAN, 5, DataTypes.FloatType).isNullAt(0));
+  }
+
+  @Test
+  void integersAndDoublesWithAMaskedValue() {
+    long[] values = {7, -9999, Long.MIN_VALUE, 0};
+    ByteBuffer l = ByteBuffer.allocate(32).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer i = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer d = ByteBuffer.allocate(32).order(ByteOrder.LITTLE_ENDIAN);
+    for (long v : values) {
+      l.putLong(v);
+      i.putInt((int) v);
+      d.putDouble(v);
+    }
+    DataType i8 = DataType.numeric(DataType.Kind.INT, 8, ByteOrder.LITTLE_ENDIAN);
+    DataType i4 = DataType.numeric(DataType.Kind.INT, 4, ByteOrder.LITTLE_ENDIAN);
+    DataType f8 = DataType.numeric(DataType.Kind.FLOAT, 8, ByteOrder.LITTLE_ENDIAN);
+    ColumnVector vl = new ChunkValueVector(l.array(), i8, MASK_9999, 4, DataTypes.LongType);
+    ColumnVector vi = new ChunkValueVector(i.array(), i4, MASK_9999, 4, DataTypes.IntegerType);
+    ColumnVector vd = new ChunkValueVector(d.array(), f8, MASK_9999, 4, DataTypes.DoubleType);
+    OnHeapColumnVector cl = copy(l.array(), i8, MASK_9999, 4, DataTypes.LongType);
+    OnHeapColumnVector ci = copy(i.array(), i4, MASK_9999, 4, DataTypes.IntegerType);
+    OnHeapColumnVector cd = copy(d.array(), f8, MASK_9999, 4, DataTypes.DoubleType);
+    for (int r = 0; r < 4; r++) {
+      assertEquals(cl.isNullAt(r), vl.isNullAt(r));
+      assertEquals(ci.isNullAt(r), vi.isNullAt(r));
+      assertEquals(cd.isNullAt(r), vd.isNullAt(r));
+      if (!cl.isNullAt(r)) {
+        assertEquals(cl.getLong(r), vl.getLong(r));
+        assertEquals(ci.getInt(r), vi.getInt(r));
+        assertEquals(cd.getDouble(r), vd.getDouble(r));
+      }
+    }
+    assertTrue(vl.isNullAt(1));
+    assertEquals(1, vl.numNulls());
+  }
+
+  @Test
+  void onlyPlainNumbersWithoutScalingAreReadInPlace() {
+    DataType f4 = DataType.numeric(DataType.Kind.FLOAT, 4, ByteOrder.LITTLE_ENDIAN);
+    assertTrue(ChunkValueVector.supports(f4, null));
+    assertTrue(ChunkValueVector.supports(f4, MASK_NAN));
+    assertFalse(ChunkValueVector.supports(f4, new CfDecoding(new double[0], false, 2, 0, true, true, null)));
+    assertFalse(ChunkValueVector.supports(DataType.numeric(DataType.Kind.INT, 2, ByteOrder.LITTLE_ENDIAN), null));
+    assertFalse(ChunkValueVector.supports(DataType.numeric(DataType.Kind.UINT, 4, ByteOrder.LITTLE_ENDIAN), null));
+    assertFalse(ChunkValueVector.supports(DataType.numeric(DataType.Kind.FLOAT, 2, ByteOrder.LITTLE_ENDIAN), null));
+  }
+
+  private static OnHeapColumnVector copy(byte[] bytes, DataType t, CfDecoding cf, int n,
+      org.apache.spark.sql.types.DataType sparkType) {
+    OnHeapColumnVector v = new OnHeapColumnVector(n, sparkType);
+    ValueWriters.of(t, cf).write(ChunkData.ofBytes(t, new int[] {n}, bytes), 0, v, 0, n);
+    return v;
+  }
+}
