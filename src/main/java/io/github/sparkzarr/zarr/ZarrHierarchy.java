@@ -147,8 +147,13 @@ public final class ZarrHierarchy {
   /** The paths of the arrays and groups directly inside the group at {@code path}. */
   public List<String> children(String path) throws IOException {
     String p = StoreKeys.normalizePath(path);
+    // A group's children are of its own format; asking only its reader keeps a consolidated v2
+    // group from being listed (HTTP stores cannot list). Implicit v3 groups ask every reader.
+    Optional<Found> found = find(p);
+    List<NodeReader> askers = found.isPresent() && found.get().type() == NodeType.GROUP
+        ? List.of(found.get().reader()) : readers;
     TreeSet<String> out = new TreeSet<>();
-    for (NodeReader r : readers) {
+    for (NodeReader r : askers) {
       out.addAll(r.children(p));
     }
     return new ArrayList<>(out);

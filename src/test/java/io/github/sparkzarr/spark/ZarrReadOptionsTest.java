@@ -31,7 +31,7 @@ class ZarrReadOptionsTest extends SparkTestBase {
     assertTrue(error(Map.of("path", "/x", "decodeCF", "yes")).contains("true or false"));
     assertTrue(error(Map.of("path", "/x", "maxPartitionBytes", "lots")).contains("64m"));
     assertTrue(error(Map.of("path", "/x", "maxPartitionBytes", "0")).contains("positive"));
-    assertTrue(error(Map.of("path", "/x", "zarr_format", "4")).contains("1, 2, 3 or auto"));
+    assertTrue(error(Map.of("path", "/x", "zarr_format", "4")).contains("unknown zarr_format '4'"));
     assertTrue(error(Map.of("path", "/x", "array", "a", "variables", "b")).contains("together"));
     assertTrue(error(Map.of("paths", "[\"/a\",\"/b\"]")).contains("one store"));
     assertTrue(error(Map.of()).contains("needs a path"));

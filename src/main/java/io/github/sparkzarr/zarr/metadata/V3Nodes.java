@@ -105,9 +105,8 @@ public final class V3Nodes implements NodeReader {
       String dir = StoreKeys.dir(p);
       return consolidated.keySet().stream().anyMatch(k -> k.startsWith(dir));
     }
-    if (store.listDir(StoreKeys.dir(p)).isEmpty()) {
-      return false;
-    }
+    // Only a directory below an explicit v3 group can be an implicit group; look for that group
+    // first, so stores of other formats (and stores that cannot list, like HTTP) are never listed.
     String ancestor = p;
     while (!ancestor.isEmpty()) {
       int slash = ancestor.lastIndexOf('/');
@@ -115,7 +114,7 @@ public final class V3Nodes implements NodeReader {
       Optional<ObjectNode> doc = document(ancestor);
       if (doc.isPresent()) {
         return V3Metadata.nodeType(doc.get(), store.location(), StoreKeys.join(ancestor, V3Metadata.KEY))
-            .equals("group");
+            .equals("group") && !store.listDir(StoreKeys.dir(p)).isEmpty();
       }
     }
     return false;
