@@ -80,6 +80,20 @@ public final class HadoopStore implements Store {
   }
 
   @Override
+  public Optional<byte[]> get(String key, int maxBytes) throws IOException {
+    Path p = pathOf(key);
+    try (FSDataInputStream in = fs.open(p)) {
+      byte[] value = in.readNBytes(maxBytes == Integer.MAX_VALUE ? maxBytes : maxBytes + 1);
+      if (value.length > maxBytes) {
+        throw Store.tooLarge(location, key, maxBytes);
+      }
+      return Optional.of(value);
+    } catch (FileNotFoundException e) {
+      return Optional.empty();
+    }
+  }
+
+  @Override
   public Optional<byte[]> getRange(String key, long offset, int length) throws IOException {
     Path p = pathOf(key);
     try (FSDataInputStream in = fs.open(p)) {
