@@ -21,12 +21,14 @@ import org.apache.hadoop.fs.RemoteIterator;
  * below the root directory.
  *
  * <p>Only {@link FileNotFoundException} means "absent"; every other failure propagates, so an
- * unreachable object store is never mistaken for a missing chunk.
+ * unreachable object store is never mistaken for a missing chunk. Reads are retried a bounded
+ * number of times on failures that may be transient ({@link ReadRetry}).
  */
 public final class HadoopStore implements Store {
   private final Path root;
   private final FileSystem fs;
   private final String location;
+  private final ReadRetry retry;
 
   public HadoopStore(String uri, Configuration conf) throws IOException {
     this(new Path(uri), conf);
@@ -36,6 +38,7 @@ public final class HadoopStore implements Store {
     this.fs = root.getFileSystem(conf);
     this.root = fs.makeQualified(root);
     this.location = withoutUserInfo(this.root.toUri());
+    this.retry = new ReadRetry(conf);
   }
 
   /** The URI without "user:secret@", so locations are safe to print. */
@@ -72,47 +75,56 @@ public final class HadoopStore implements Store {
   @Override
   public Optional<byte[]> get(String key) throws IOException {
     Path p = pathOf(key);
-    try (FSDataInputStream in = fs.open(p)) {
-      return Optional.of(in.readAllBytes());
-    } catch (FileNotFoundException e) {
-      return Optional.empty();
-    }
+    return retry.run(location, key, () -> {
+      try (FSDataInputStream in = fs.open(p)) {
+        return Optional.of(in.readAllBytes());
+      } catch (FileNotFoundException e) {
+        return Optional.empty();
+      }
+    });
   }
 
   @Override
   public Optional<byte[]> get(String key, int maxBytes) throws IOException {
     Path p = pathOf(key);
-    try (FSDataInputStream in = fs.open(p)) {
-      byte[] value = in.readNBytes(maxBytes == Integer.MAX_VALUE ? maxBytes : maxBytes + 1);
-      if (value.length > maxBytes) {
-        throw Store.tooLarge(location, key, maxBytes);
+    return retry.run(location, key, () -> {
+      try (FSDataInputStream in = fs.open(p)) {
+        byte[] value = in.readNBytes(maxBytes == Integer.MAX_VALUE ? maxBytes : maxBytes + 1);
+        if (value.length > maxBytes) {
+          throw Store.tooLarge(location, key, maxBytes);
+        }
+        return Optional.of(value);
+      } catch (FileNotFoundException e) {
+        return Optional.empty();
       }
-      return Optional.of(value);
-    } catch (FileNotFoundException e) {
-      return Optional.empty();
-    }
+    });
   }
 
   @Override
   public Optional<byte[]> getRange(String key, long offset, int length) throws IOException {
     Path p = pathOf(key);
-    try (FSDataInputStream in = fs.open(p)) {
-      byte[] buf = new byte[length];
-      in.readFully(offset, buf);
-      return Optional.of(buf);
-    } catch (FileNotFoundException e) {
-      return Optional.empty();
-    }
+    return retry.run(location, key, () -> {
+      try (FSDataInputStream in = fs.open(p)) {
+        byte[] buf = new byte[length];
+        in.readFully(offset, buf);
+        return Optional.of(buf);
+      } catch (FileNotFoundException e) {
+        return Optional.empty();
+      }
+    });
   }
 
   @Override
   public Optional<Long> size(String key) throws IOException {
-    try {
-      FileStatus st = fs.getFileStatus(pathOf(key));
-      return st.isFile() ? Optional.of(st.getLen()) : Optional.empty();
-    } catch (FileNotFoundException e) {
-      return Optional.empty();
-    }
+    Path p = pathOf(key);
+    return retry.run(location, key, () -> {
+      try {
+        FileStatus st = fs.getFileStatus(p);
+        return st.isFile() ? Optional.of(st.getLen()) : Optional.empty();
+      } catch (FileNotFoundException e) {
+        return Optional.empty();
+      }
+    });
   }
 
   @Override
