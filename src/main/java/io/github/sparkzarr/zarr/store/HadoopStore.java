@@ -42,7 +42,7 @@ public final class HadoopStore implements Store {
   }
 
   /** The URI without "user:secret@", so locations are safe to print. */
-  static String withoutUserInfo(URI uri) {
+  public static String withoutUserInfo(URI uri) {
     if (uri.getUserInfo() == null) {
       return uri.toString();
     }

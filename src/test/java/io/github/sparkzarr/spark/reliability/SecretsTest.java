@@ -99,6 +99,7 @@ class SecretsTest extends SparkTestBase {
       texts.add(Failures.fullText(assertThrows(Exception.class,
           () -> withSecrets().option("maxPartitionBytes", "lots").load("/x").schema())));
       spark().sparkContext().listenerBus().waitUntilEmpty();
+      assertTrue(logs.text().contains("DAGScheduler"), "the log capture should see Spark's logs");
       texts.add(logs.text());
     }
     synchronized (seen) {
@@ -123,5 +124,6 @@ class SecretsTest extends SparkTestBase {
         .load("file://someone:PATHSECRETzq87@localhost/nonexistent/store.zarr").schema());
     String text = Failures.fullText(e);
     assertFalse(text.contains("PATHSECRETzq87"), text);
+    assertTrue(text.contains("file://localhost/nonexistent/store.zarr holds user info"), text);
   }
 }

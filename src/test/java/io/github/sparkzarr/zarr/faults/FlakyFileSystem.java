@@ -67,7 +67,7 @@ public final class FlakyFileSystem extends RawLocalFileSystem {
     for (Map.Entry<String, AtomicInteger> fault : FAULTS.entrySet()) {
       if (path.endsWith(fault.getKey())) {
         OPENS.get(fault.getKey()).incrementAndGet();
-        if (fault.getValue().getAndDecrement() != 0) {
+        if (fault.getValue().getAndUpdate(left -> left > 0 ? left - 1 : left) != 0) {
           throw new IOException("injected fault: connection reset reading " + path);
         }
       }
