@@ -3,6 +3,7 @@ package io.github.sparkzarr.zarr.hostile;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.github.sparkzarr.zarr.ZarrArray;
+import io.github.sparkzarr.zarr.store.Store;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,7 +25,7 @@ final class HostileCorpus {
     }
 
     /** Opens the array and, for read-stage cases, reads what the case says. */
-    void openAndRead(io.github.sparkzarr.zarr.store.Store s) throws IOException {
+    void openAndRead(Store s) throws IOException {
       ZarrArray a = ZarrArray.open(s, path);
       if (failsAtOpen) {
         return;

@@ -19,9 +19,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -69,15 +69,14 @@ class HostileStoresTest {
   /** A 100 MB metadata document is refused from its size, never parsed whole. */
   @TestFactory
   List<DynamicTest> hugeMetadataDocumentsAreRefused(@TempDir Path tmp) {
-    return Map.of("a/.zarray", "a", "a/zarr.json", "a", ".zmetadata", "a", "zarr.json", "a",
-            "a/meta", "a").entrySet().stream()
-        .map(e -> DynamicTest.dynamicTest(e.getKey(), () -> {
-          Path root = Files.createDirectories(tmp.resolve(e.getKey().replace('/', '_')));
-          writePadded(root.resolve(e.getKey()), 100L << 20);
+    return Stream.of("a/.zarray", "a/zarr.json", ".zmetadata", "zarr.json", "a/meta")
+        .map(key -> DynamicTest.dynamicTest(key, () -> {
+          Path root = Files.createDirectories(tmp.resolve(key.replace('/', '_')));
+          writePadded(root.resolve(key), 100L << 20);
           try (HadoopStore store = new HadoopStore(root.toUri().toString(), new Configuration())) {
-            ZarrException ex = assertTimeoutPreemptively(LIMIT,
-                () -> assertThrows(ZarrException.class, () -> ZarrArray.open(store, e.getValue())));
-            assertNamesStoreKeyProblem(ex, store.location(), e.getKey(), "larger than");
+            ZarrException e = assertTimeoutPreemptively(LIMIT,
+                () -> assertThrows(ZarrException.class, () -> ZarrArray.open(store, "a")));
+            assertNamesStoreKeyProblem(e, store.location(), key, "larger than");
           }
         }))
         .toList();
