@@ -4,6 +4,7 @@ import io.github.sparkzarr.zarr.chunk.BoxCopy;
 import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.chunk.FillChunks;
 import io.github.sparkzarr.zarr.codec.CodecException;
+import io.github.sparkzarr.zarr.codec.DecodeLimit;
 import io.github.sparkzarr.zarr.codec.v3.RangeReader;
 import io.github.sparkzarr.zarr.codec.v3.ShardingCodec;
 import io.github.sparkzarr.zarr.codec.v3.V3ChunkCodec;
@@ -80,11 +81,23 @@ public final class ZarrArray {
    */
   public Optional<ChunkData> readChunkIfPresent(long[] coords) throws IOException {
     String key = chunkKey(coords);
-    Optional<byte[]> stored = store.get(key);
+    Optional<byte[]> stored = store.get(key, maxStoredChunkBytes());
     if (stored.isEmpty()) {
       return Optional.empty();
     }
     return Optional.of(decodeChunk(key, stored.get()));
+  }
+
+  /**
+   * The most bytes a stored chunk may hold, so a hostile multi-GB chunk file is refused instead of
+   * read: twice the decoded size plus 1 MiB covers every codec's worst-case expansion; chunks of
+   * unknown decoded size get the {@link DecodeLimit}.
+   */
+  private int maxStoredChunkBytes() {
+    DataType type = metadata.dataType();
+    long decoded = type.isVariableLength() ? 0 : (long) metadata.chunkElementCount() * type.size();
+    long bound = Math.max(2 * decoded + (1 << 20), DecodeLimit.maxUnknownDecodedBytes());
+    return (int) Math.min(bound, Integer.MAX_VALUE - 8);
   }
 
   /** Decodes the stored bytes of the chunk at {@code key}; errors name the store and key. */

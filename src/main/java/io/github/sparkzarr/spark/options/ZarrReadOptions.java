@@ -1,7 +1,9 @@
 package io.github.sparkzarr.spark.options;
 
 import io.github.sparkzarr.zarr.ZarrFormat;
+import io.github.sparkzarr.zarr.store.HadoopStore;
 import java.io.Serializable;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -13,6 +15,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 
 /**
  * The options of one read, parsed and validated in one place. Unknown options and bad values are
@@ -87,6 +90,7 @@ public final class ZarrReadOptions implements Serializable {
     if (path == null || path.isBlank()) {
       throw new IllegalArgumentException("zarr needs a path: spark.read.format(\"zarr\").load(path)");
     }
+    rejectUserInfo(path);
     String array = blankToNull(known.get(ARRAY));
     List<String> variables = parseVariables(known.get(VARIABLES));
     if (array != null && variables != null) {
@@ -98,6 +102,24 @@ public final class ZarrReadOptions implements Serializable {
         known.containsKey(MAX_PARTITION_BYTES) ? parseBytes(known.get(MAX_PARTITION_BYTES)) : null,
         known.containsKey(ZARR_FORMAT) ? parseFormat(known.get(ZARR_FORMAT)) : null,
         Collections.unmodifiableMap(hadoop));
+  }
+
+  /**
+   * A path such as s3a://KEY:SECRET@bucket/x would carry its secret into plans, logs and errors
+   * (Hadoop's own messages print the URI), so it is refused, shown without the user info.
+   */
+  private static void rejectUserInfo(String path) {
+    URI uri;
+    try {
+      uri = new Path(path).toUri();
+    } catch (IllegalArgumentException e) {
+      return; // not a URI at all: Hadoop reports it later, and it holds no user info to hide
+    }
+    if (uri.getUserInfo() != null) {
+      throw new IllegalArgumentException("the path " + HadoopStore.withoutUserInfo(uri)
+          + " holds user info (user:secret@); pass credentials as Hadoop options such as "
+          + "fs.s3a.access.key and fs.s3a.secret.key instead");
+    }
   }
 
   private static List<String> parsePaths(String json) {

@@ -50,6 +50,10 @@ public record ArrayMetadata(
       }
       chunkElements = Math.multiplyExact(chunkElements, chunkShape[i]);
     }
+    if (countElements(shape) < 0) {
+      throw new IllegalArgumentException("shape " + Arrays.toString(shape)
+          + " has more elements than a 64-bit count can hold");
+    }
     long chunkBytes =
         dataType.isVariableLength() ? chunkElements : Math.multiplyExact(chunkElements, dataType.size());
     if (chunkBytes > Integer.MAX_VALUE - 16) {
@@ -84,16 +88,29 @@ public record ArrayMetadata(
   public long[] gridShape() {
     long[] g = new long[shape.length];
     for (int i = 0; i < shape.length; i++) {
-      g[i] = (shape[i] + chunkShape[i] - 1) / chunkShape[i];
+      g[i] = shape[i] / chunkShape[i] + (shape[i] % chunkShape[i] == 0 ? 0 : 1); // no overflow near 2^63
     }
     return g;
   }
 
-  /** Number of elements in the array; an error if it does not fit a long. */
+  /** Number of elements in the array (the constructor checks it fits a long). */
   public long elementCount() {
+    return countElements(shape);
+  }
+
+  /** The product of {@code shape}, or -1 if it does not fit a long. */
+  private static long countElements(long[] shape) {
     long n = 1;
     for (long d : shape) {
-      n = Math.multiplyExact(n, d);
+      if (d == 0) {
+        return 0;
+      }
+    }
+    for (long d : shape) {
+      if (n > Long.MAX_VALUE / d) {
+        return -1;
+      }
+      n *= d;
     }
     return n;
   }

@@ -28,6 +28,17 @@ public final class MetadataDocuments {
     this.consolidated = consolidated;
   }
 
+  /**
+   * The largest metadata document read: real ones (even consolidated metadata of big hierarchies)
+   * are far smaller, and a hostile 100 MB document must not be read whole and parsed.
+   */
+  public static final int MAX_DOCUMENT_BYTES = 64 << 20;
+
+  /** The bytes of the metadata document at {@code key}, or empty; bounded by MAX_DOCUMENT_BYTES. */
+  public static Optional<byte[]> fetch(Store store, String key) throws IOException {
+    return store.get(key, MAX_DOCUMENT_BYTES);
+  }
+
   /** Documents straight from the store. */
   public static MetadataDocuments direct(Store store) {
     return new MetadataDocuments(store, null);
@@ -36,7 +47,7 @@ public final class MetadataDocuments {
   /** Uses v2 consolidated metadata ({@code .zmetadata} at the store root) when present. */
   public static MetadataDocuments open(Store store) throws IOException {
     String key = V2Metadata.CONSOLIDATED_KEY;
-    Optional<byte[]> bytes = store.get(key);
+    Optional<byte[]> bytes = fetch(store, key);
     if (bytes.isEmpty()) {
       return direct(store);
     }
@@ -85,7 +96,7 @@ public final class MetadataDocuments {
       }
       return Optional.of((ObjectNode) node);
     }
-    Optional<byte[]> bytes = store.get(key);
+    Optional<byte[]> bytes = fetch(store, key);
     if (bytes.isEmpty()) {
       return Optional.empty();
     }

@@ -57,6 +57,7 @@ public final class V1Metadata {
   /** The v1 compressions, each mapped onto the numcodecs codec that writes the same bytes. */
   private static BytesCodec compressor(String name, JsonNode opts) throws CodecException {
     ObjectNode config = Json.object();
+    checkOptions(name, opts);
     switch (name) {
       case "none" -> {
         return null;
@@ -83,6 +84,19 @@ public final class V1Metadata {
     }
     Codec c = CodecRegistry.fromConfig(config);
     return (BytesCodec) c;
+  }
+
+  /** compression_opts is an integer level (zlib, bz2) or an object (blosc, lzma), or null. */
+  private static void checkOptions(String name, JsonNode opts) {
+    if (opts == null || opts.isNull()) {
+      return;
+    }
+    boolean level = name.equals("zlib") || name.equals("bz2");
+    boolean object = name.equals("blosc") || name.equals("lzma");
+    if ((level && !opts.isIntegralNumber()) || (object && !opts.isObject())) {
+      throw new IllegalArgumentException("compression_opts for " + name + " must be "
+          + (level ? "an integer level" : "an object") + " or null, got " + opts);
+    }
   }
 
   /** The {@code meta} document of {@code md}, whose codec must be a filter-less V2ChunkCodec. */

@@ -25,7 +25,7 @@ public final class V1Nodes implements NodeReader {
   }
 
   private Optional<ObjectNode> read(String key) throws IOException {
-    Optional<byte[]> bytes = store.get(key);
+    Optional<byte[]> bytes = MetadataDocuments.fetch(store, key);
     return bytes.isEmpty() ? Optional.empty() : Optional.of(Json.parseObject(bytes.get(), store.location(), key));
   }
 

@@ -31,7 +31,7 @@ public final class V3Nodes implements NodeReader {
   }
 
   private static Map<String, ObjectNode> readConsolidated(Store store) throws IOException {
-    Optional<byte[]> bytes = store.get(V3Metadata.KEY);
+    Optional<byte[]> bytes = MetadataDocuments.fetch(store, V3Metadata.KEY);
     if (bytes.isEmpty()) {
       return null;
     }
@@ -82,7 +82,7 @@ public final class V3Nodes implements NodeReader {
       return Optional.ofNullable(consolidated.get(path));
     }
     String key = StoreKeys.join(path, V3Metadata.KEY);
-    Optional<byte[]> bytes = store.get(key);
+    Optional<byte[]> bytes = MetadataDocuments.fetch(store, key);
     return bytes.isEmpty() ? Optional.empty()
         : Optional.of(Json.parseObject(bytes.get(), store.location(), key));
   }

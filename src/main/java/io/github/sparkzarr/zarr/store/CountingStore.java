@@ -76,6 +76,14 @@ public final class CountingStore implements Store {
   }
 
   @Override
+  public Optional<byte[]> get(String key, int maxBytes) throws IOException {
+    long start = System.nanoTime();
+    Optional<byte[]> value = count(delegate.get(key, maxBytes), start);
+    (value.isPresent() ? found : missing).increment();
+    return value;
+  }
+
+  @Override
   public Optional<byte[]> getRange(String key, long offset, int length) throws IOException {
     long start = System.nanoTime();
     return count(delegate.getRange(key, offset, length), start);

@@ -23,12 +23,14 @@ import org.apache.hadoop.fs.RemoteIterator;
  * below the root directory.
  *
  * <p>Only {@link FileNotFoundException} means "absent"; every other failure propagates, so an
- * unreachable object store is never mistaken for a missing chunk.
+ * unreachable object store is never mistaken for a missing chunk. Reads are retried a bounded
+ * number of times on failures that may be transient ({@link ReadRetry}).
  */
 public final class HadoopStore implements Store {
   private final Path root;
   private final FileSystem fs;
   private final String location;
+  private final ReadRetry retry;
 
   public HadoopStore(String uri, Configuration conf) throws IOException {
     this(new Path(uri), conf);
@@ -38,10 +40,11 @@ public final class HadoopStore implements Store {
     this.fs = root.getFileSystem(conf);
     this.root = fs.makeQualified(root);
     this.location = withoutUserInfo(this.root.toUri());
+    this.retry = new ReadRetry(conf);
   }
 
   /** The URI without "user:secret@", so locations are safe to print. */
-  static String withoutUserInfo(URI uri) {
+  public static String withoutUserInfo(URI uri) {
     if (uri.getUserInfo() == null) {
       return uri.toString();
     }
@@ -74,37 +77,58 @@ public final class HadoopStore implements Store {
   @Override
   public Optional<byte[]> get(String key) throws IOException {
     Path p = pathOf(key);
-    try (FSDataInputStream in = fs.open(p)) {
-      return Optional.of(in.readAllBytes());
-    } catch (FileNotFoundException e) {
-      return Optional.empty();
-    }
+    return retry.run(location, key, () -> {
+      try (FSDataInputStream in = fs.open(p)) {
+        return Optional.of(in.readAllBytes());
+      } catch (FileNotFoundException e) {
+        return Optional.empty();
+      }
+    });
+  }
+
+  @Override
+  public Optional<byte[]> get(String key, int maxBytes) throws IOException {
+    Path p = pathOf(key);
+    return retry.run(location, key, () -> {
+      try (FSDataInputStream in = fs.open(p)) {
+        byte[] value = in.readNBytes(maxBytes == Integer.MAX_VALUE ? maxBytes : maxBytes + 1);
+        if (value.length > maxBytes) {
+          throw Store.tooLarge(location, key, maxBytes);
+        }
+        return Optional.of(value);
+      } catch (FileNotFoundException e) {
+        return Optional.empty();
+      }
+    });
   }
 
   @Override
   public Optional<byte[]> getRange(String key, long offset, int length) throws IOException {
     Path p = pathOf(key);
-    try (FSDataInputStream in = fs.open(p)) {
-      byte[] buf = new byte[length];
-      try {
-        in.readFully(offset, buf);
-      } catch (UnsupportedOperationException notSeekable) {
-        // HTTP's FileSystem streams cannot seek: skip to the range instead.
-        in.skipNBytes(offset);
-        if (in.readNBytes(buf, 0, length) != length) {
-          throw new EOFException("range " + offset + "+" + length + " reaches past the end of "
-              + withoutUserInfo(p.toUri()));
+    return retry.run(location, key, () -> {
+      try (FSDataInputStream in = fs.open(p)) {
+        byte[] buf = new byte[length];
+        try {
+          in.readFully(offset, buf);
+        } catch (UnsupportedOperationException notSeekable) {
+          // HTTP's FileSystem streams cannot seek: skip to the range instead.
+          in.skipNBytes(offset);
+          if (in.readNBytes(buf, 0, length) != length) {
+            throw new EOFException("range " + offset + "+" + length + " reaches past the end of "
+                + withoutUserInfo(p.toUri()));
+          }
         }
+        return Optional.of(buf);
+      } catch (FileNotFoundException e) {
+        return Optional.empty();
       }
-      return Optional.of(buf);
-    } catch (FileNotFoundException e) {
-      return Optional.empty();
-    }
+    });
   }
 
   @Override
   public Optional<Long> size(String key) throws IOException {
-    return fileSize(fs, pathOf(key));
+    Path p = pathOf(key);
+    return retry.run(location, key, () -> fileSize(fs, p));
   }
 
   /**

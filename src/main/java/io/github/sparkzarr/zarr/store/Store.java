@@ -1,5 +1,6 @@
 package io.github.sparkzarr.zarr.store;
 
+import io.github.sparkzarr.zarr.ZarrException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.List;
@@ -19,6 +20,25 @@ public interface Store extends Closeable {
 
   /** The whole value at {@code key}, or empty if there is none. */
   Optional<byte[]> get(String key) throws IOException;
+
+  /**
+   * The whole value at {@code key}, or empty if there is none; a {@link ZarrException} naming the
+   * key when it holds more than {@code maxBytes}. Hostile stores can hold huge values, so stores
+   * that stream override this to stop reading after {@code maxBytes + 1} bytes.
+   */
+  default Optional<byte[]> get(String key, int maxBytes) throws IOException {
+    Optional<byte[]> value = get(key);
+    if (value.isPresent() && value.get().length > maxBytes) {
+      throw tooLarge(location(), key, maxBytes);
+    }
+    return value;
+  }
+
+  /** The error for a value over a size limit. */
+  static ZarrException tooLarge(String location, String key, int maxBytes) {
+    return new ZarrException(location, key, "the value is larger than the limit of " + maxBytes
+        + " bytes for this kind of value; refusing to read it");
+  }
 
   /**
    * {@code length} bytes from {@code offset} of the value at {@code key}, or empty if there is no

@@ -1,6 +1,7 @@
 package io.github.sparkzarr.zarr.codec.blosc;
 
 import io.github.sparkzarr.zarr.codec.CodecException;
+import io.github.sparkzarr.zarr.codec.DecodeLimit;
 
 /**
  * Decodes one blosc1 frame, following libblosc 1.21's blosc_d: after the header come nblocks
@@ -33,6 +34,9 @@ final class BloscDecoder {
               + " bytes but "
               + decodedSize
               + " were expected");
+    }
+    if (decodedSize < 0) {
+      DecodeLimit.checkDeclared("blosc", header.nbytes());
     }
     if (header.cbytes() != frame.length) {
       throw new CodecException(

@@ -1,6 +1,7 @@
 package io.github.sparkzarr.zarr.codec.compress;
 
 import io.github.sparkzarr.zarr.codec.CodecException;
+import io.github.sparkzarr.zarr.codec.DecodeLimit;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
@@ -8,7 +9,7 @@ import java.util.Arrays;
 /**
  * The output buffer of a streaming decoder. With a known decoded size it is exactly that big and
  * never grows, so a decompression bomb fails as soon as it overflows instead of exhausting memory;
- * with an unknown size it grows up to the largest Java array.
+ * with an unknown size it grows up to {@link DecodeLimit}.
  */
 final class DecodeTarget {
   /** The largest array the JVM reliably allocates. */
@@ -26,7 +27,8 @@ final class DecodeTarget {
   DecodeTarget(String codec, int expected, long guess) {
     this.codec = codec;
     this.expected = expected;
-    this.buffer = new byte[expected >= 0 ? expected : (int) Math.min(Math.max(guess, 64), MAX_SIZE)];
+    int limit = DecodeLimit.maxUnknownDecodedBytes();
+    this.buffer = new byte[expected >= 0 ? expected : (int) Math.min(Math.max(guess, 64), limit)];
   }
 
   byte[] buffer() {
@@ -56,10 +58,11 @@ final class DecodeTarget {
     if (expected >= 0) {
       return false;
     }
-    if (size == MAX_SIZE) {
-      throw new CodecException(codec + ": data decodes to more than " + MAX_SIZE + " bytes");
+    int limit = DecodeLimit.maxUnknownDecodedBytes();
+    if (size >= limit) {
+      throw DecodeLimit.tooLarge(codec, -1);
     }
-    buffer = Arrays.copyOf(buffer, (int) Math.min((long) size * 2, MAX_SIZE));
+    buffer = Arrays.copyOf(buffer, (int) Math.min((long) size * 2, limit));
     return true;
   }
 

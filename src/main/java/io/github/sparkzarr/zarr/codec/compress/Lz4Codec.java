@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkzarr.zarr.codec.BytesCodec;
 import io.github.sparkzarr.zarr.codec.CodecConfig;
 import io.github.sparkzarr.zarr.codec.CodecException;
+import io.github.sparkzarr.zarr.codec.DecodeLimit;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -72,6 +73,9 @@ public record Lz4Codec(int acceleration) implements BytesCodec {
       throw new CodecException(
           ID + ": header declares an implausible decoded size of "
               + Integer.toUnsignedString(declared) + " bytes for " + input.length + " input bytes");
+    }
+    if (decodedSize < 0) {
+      DecodeLimit.checkDeclared(ID, declared);
     }
     byte[] out = new byte[declared];
     int n;

@@ -9,6 +9,7 @@ import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import io.github.sparkzarr.zarr.codec.BytesCodec;
 import io.github.sparkzarr.zarr.codec.CodecConfig;
 import io.github.sparkzarr.zarr.codec.CodecException;
+import io.github.sparkzarr.zarr.codec.DecodeLimit;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 
@@ -79,6 +80,7 @@ public record ZstdCodec(int level, boolean checksum) implements BytesCodec {
         throw new CodecException(
             ID + ": frame declares an implausible content size of " + declared + " bytes");
       }
+      DecodeLimit.checkDeclared(ID, declared);
       byte[] out = decodeInto(input, new byte[(int) declared], false);
       if (out != null) {
         return out;
