@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -32,7 +31,6 @@ public final class ZarrReadOptions implements Serializable {
 
   private static final List<String> KNOWN =
       List.of(PATH, PATHS, ARRAY, VARIABLES, DECODE_CF, MAX_PARTITION_BYTES, ZARR_FORMAT);
-  private static final String HADOOP_PREFIXES = "fs.* and spark.hadoop.*";
   /** Keys whose values are never printed. */
   private static final Pattern SECRET =
       Pattern.compile("(?i).*(secret|password|passwd|token|credential|key|signature|sas).*");
@@ -58,22 +56,9 @@ public final class ZarrReadOptions implements Serializable {
 
   /** Parses case-insensitive options as Spark hands them to a data source. */
   public static ZarrReadOptions parse(Map<String, String> options) {
-    Map<String, String> known = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-    Map<String, String> hadoop = new LinkedHashMap<>();
-    for (Map.Entry<String, String> e : options.entrySet()) {
-      String key = e.getKey();
-      String lower = key.toLowerCase(Locale.ROOT);
-      if (lower.startsWith("fs.")) {
-        hadoop.put(key, e.getValue());
-      } else if (lower.startsWith("spark.hadoop.")) {
-        hadoop.put(key.substring("spark.hadoop.".length()), e.getValue());
-      } else if (KNOWN.stream().anyMatch(k -> k.equalsIgnoreCase(key))) {
-        known.put(key, e.getValue());
-      } else {
-        throw new IllegalArgumentException("Unknown zarr option '" + key + "'. Valid options: "
-            + String.join(", ", KNOWN) + ", and Hadoop settings " + HADOOP_PREFIXES + ".");
-      }
-    }
+    OptionSplit split = OptionSplit.of(options, KNOWN, "option");
+    Map<String, String> known = split.known();
+    Map<String, String> hadoop = split.hadoop();
     String path = known.get(PATH);
     String paths = known.get(PATHS);
     if (paths != null) {
@@ -115,11 +100,7 @@ public final class ZarrReadOptions implements Serializable {
     } catch (IllegalArgumentException e) {
       return; // not a URI at all: Hadoop reports it later, and it holds no user info to hide
     }
-    if (uri.getUserInfo() != null) {
-      throw new IllegalArgumentException("the path " + HadoopStore.withoutUserInfo(uri)
-          + " holds user info (user:secret@); pass credentials as Hadoop options such as "
-          + "fs.s3a.access.key and fs.s3a.secret.key instead");
-    }
+    HadoopStore.rejectUserInfo(uri);
   }
 
   private static List<String> parsePaths(String json) {

@@ -14,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The options of one write, parsed and validated in one place: unknown options and bad values are
@@ -78,22 +77,9 @@ public final class ZarrWriteOptions implements Serializable {
 
   /** Parses case-insensitive write options (or table properties). */
   public static ZarrWriteOptions parse(Map<String, String> options) {
-    Map<String, String> known = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-    Map<String, String> hadoop = new LinkedHashMap<>();
-    for (Map.Entry<String, String> e : options.entrySet()) {
-      String key = e.getKey();
-      String lower = key.toLowerCase(Locale.ROOT);
-      if (lower.startsWith("fs.")) {
-        hadoop.put(key, e.getValue());
-      } else if (lower.startsWith("spark.hadoop.")) {
-        hadoop.put(key.substring("spark.hadoop.".length()), e.getValue());
-      } else if (KNOWN.stream().anyMatch(k -> k.equalsIgnoreCase(key))) {
-        known.put(key, e.getValue());
-      } else {
-        throw new IllegalArgumentException("Unknown zarr write option '" + key + "'. Valid options: "
-            + String.join(", ", KNOWN) + ", and Hadoop settings fs.* and spark.hadoop.*.");
-      }
-    }
+    OptionSplit split = OptionSplit.of(options, KNOWN, "write option");
+    Map<String, String> known = split.known();
+    Map<String, String> hadoop = split.hadoop();
     List<String> dims = names(DIMENSIONS, known.get(DIMENSIONS));
     int[] chunks = known.containsKey(CHUNKS) ? ints(CHUNKS, known.get(CHUNKS)) : null;
     long[] shape = known.containsKey(SHAPE) ? longs(SHAPE, known.get(SHAPE), true) : null;

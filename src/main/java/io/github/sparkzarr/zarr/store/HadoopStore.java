@@ -37,10 +37,23 @@ public final class HadoopStore implements Store {
   }
 
   public HadoopStore(Path root, Configuration conf) throws IOException {
+    rejectUserInfo(root.toUri());
     this.fs = root.getFileSystem(conf);
     this.root = fs.makeQualified(root);
     this.location = withoutUserInfo(this.root.toUri());
     this.retry = new ReadRetry(conf);
+  }
+
+  /**
+   * Refuses a URI holding user info ("user:secret@"): Hadoop's own messages print URIs, so the
+   * secret would leak into errors and logs. Credentials belong in Hadoop settings.
+   */
+  public static void rejectUserInfo(URI uri) {
+    if (uri.getUserInfo() != null) {
+      throw new IllegalArgumentException("the path " + withoutUserInfo(uri)
+          + " holds user info (user:secret@); pass credentials as Hadoop options such as "
+          + "fs.s3a.access.key and fs.s3a.secret.key instead");
+    }
   }
 
   /** The URI without "user:secret@", so locations are safe to print. */
