@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Spark writes Zarr v3 (the default) with each v3 compressor and with sharding; we read it back,
- * and zarrita, an independent v3 implementation, reads the same values.
+ * Spark writes Zarr v3 (the default) with each v3 compressor and with sharding, for every type
+ * zarrita reads (bool, int8–int64, float32/64, strings); we read it back, and zarrita, an
+ * independent v3 implementation, reads the same values.
  */
 class WriteV3Test extends SparkTestBase {
   private static final int T = 7;
@@ -29,7 +30,10 @@ class WriteV3Test extends SparkTestBase {
   /** t in [0,7), y in [0,5): i = 10t+y as int, d = i/4 as double, b = i odd. */
   private static Dataset<Row> grid() {
     return spark().sql("SELECT t, y, CAST(10 * t + y AS INT) AS i, (10 * t + y) / 4.0D AS d, "
-        + "(10 * t + y) % 2 = 1 AS b FROM range(" + T + ") a(t) CROSS JOIN range(" + Y + ") c(y)");
+        + "(10 * t + y) % 2 = 1 AS b, CAST(10 * t + y - 30 AS TINYINT) AS i8, "
+        + "CAST(-(10 * t + y) AS SMALLINT) AS i16, (10 * t + y) * 10000000000L AS i64, "
+        + "CAST((10 * t + y) / 8.0 AS FLOAT) AS f32, concat('s', t, '_', y) AS s "
+        + "FROM range(" + T + ") a(t) CROSS JOIN range(" + Y + ") c(y)");
   }
 
   @Test
@@ -57,10 +61,22 @@ class WriteV3Test extends SparkTestBase {
         assertEquals(i, r.getInt(r.fieldIndex("i")), store);
         assertEquals(i / 4.0, r.getDouble(r.fieldIndex("d")), 0.0, store);
         assertEquals(i % 2 == 1, r.getBoolean(r.fieldIndex("b")), store);
+        assertEquals((byte) (i - 30), r.getByte(r.fieldIndex("i8")), store);
+        assertEquals((short) -i, r.getShort(r.fieldIndex("i16")), store);
+        assertEquals(i * 10_000_000_000L, r.getLong(r.fieldIndex("i64")), store);
+        assertEquals(i / 8.0f, r.getFloat(r.fieldIndex("f32")), 0.0f, store);
+        assertEquals("s" + r.getLong(0) + "_" + r.getLong(1), r.getString(r.fieldIndex("s")), store);
       }
       entries.add(entry(dir, store, "i", "int32", c[2], ints()));
       entries.add(entry(dir, store, "d", "float64", c[2], doubles()));
       entries.add(entry(dir, store, "b", "bool", c[2], bools()));
+      entries.add(entry(dir, store, "i8", "int8", c[2], values(1, i -> i - 30)));
+      entries.add(entry(dir, store, "i16", "int16", c[2], values(2, i -> -i)));
+      entries.add(entry(dir, store, "i64", "int64", c[2], values(8, i -> i * 10_000_000_000L)));
+      entries.add(entry(dir, store, "f32", "float32", c[2], values(-4, i -> Float.floatToIntBits(i / 8.0f))));
+      ObjectNode strings = entry(dir, store, "s", "string", c[2], strings());
+      ((ObjectNode) strings.get("expected")).put("format", "json");
+      entries.add(strings);
     }
     ObjectNode manifest = Json.object();
     manifest.set("arrays", entries);
@@ -70,7 +86,7 @@ class WriteV3Test extends SparkTestBase {
 
   private static ObjectNode entry(Path dir, String store, String array, String type, String shards,
       byte[] expected) throws Exception {
-    String file = store + "." + array + ".bin";
+    String file = store + "." + array + (type.equals("string") ? ".json" : ".bin");
     Files.write(dir.resolve(file), expected);
     ObjectNode e = Json.object().put("store", store).put("path", array).put("data_type", type);
     e.putArray("shape").add(T).add(Y);
@@ -102,6 +118,35 @@ class WriteV3Test extends SparkTestBase {
       }
     }
     return b.array();
+  }
+
+  /**
+   * Little-endian values f(10t+y) in C order, {@code size} bytes each (-4: the int is float bits).
+   */
+  private static byte[] values(int size, java.util.function.LongUnaryOperator f) {
+    ByteBuffer b = ByteBuffer.allocate(T * Y * Math.abs(size)).order(ByteOrder.LITTLE_ENDIAN);
+    for (int t = 0; t < T; t++) {
+      for (int y = 0; y < Y; y++) {
+        long v = f.applyAsLong(10 * t + y);
+        switch (Math.abs(size)) {
+          case 1 -> b.put((byte) v);
+          case 2 -> b.putShort((short) v);
+          case 4 -> b.putInt((int) v);
+          default -> b.putLong(v);
+        }
+      }
+    }
+    return b.array();
+  }
+
+  private static byte[] strings() {
+    ArrayNode list = Json.nodes().arrayNode();
+    for (int t = 0; t < T; t++) {
+      for (int y = 0; y < Y; y++) {
+        list.add("s" + t + "_" + y);
+      }
+    }
+    return Json.write(list);
   }
 
   private static byte[] bools() {
