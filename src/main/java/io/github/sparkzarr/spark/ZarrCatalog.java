@@ -120,8 +120,7 @@ public final class ZarrCatalog implements StagingTableCatalog, SupportsNamespace
   }
 
   private Configuration conf(Map<String, String> tableOptions) {
-    Configuration conf = ((org.apache.spark.sql.classic.SparkSession)
-        org.apache.spark.sql.SparkSession.active()).sessionState().newHadoopConf();
+    Configuration conf = SessionHadoopConf.create();
     ZarrReadOptions.parse(withPath(tableOptions, "unused")).applyTo(conf);
     return conf;
   }

@@ -23,7 +23,6 @@ import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.catalog.Column;
 import org.apache.spark.sql.connector.catalog.MetadataColumn;
 import org.apache.spark.sql.connector.catalog.SupportsMetadataColumns;
@@ -60,7 +59,7 @@ public final class ZarrTable implements SupportsRead, SupportsWrite, SupportsMet
 
   /** Opens what {@code options} point at; errors name the location, never credentials. */
   public static ZarrTable open(ZarrReadOptions options) {
-    Configuration conf = newHadoopConf();
+    Configuration conf = SessionHadoopConf.create();
     options.applyTo(conf);
     try {
       Path loaded = new Path(options.path());
@@ -98,18 +97,6 @@ public final class ZarrTable implements SupportsRead, SupportsWrite, SupportsMet
       throw new UncheckedIOException("cannot read Zarr metadata at " + options.path() + ": "
           + e.getMessage(), e);
     }
-  }
-
-  /** As Spark's own sessionState().newHadoopConf(), through public API of Spark 3.5 and 4.x. */
-  private static Configuration newHadoopConf() {
-    SparkSession session = SparkSession.active();
-    Configuration conf = new Configuration(session.sparkContext().hadoopConfiguration());
-    scala.jdk.javaapi.CollectionConverters.asJava(session.conf().getAll()).forEach((k, v) -> {
-      if (v != null) {
-        conf.set(k, v);
-      }
-    });
-    return conf;
   }
 
   public DatasetView view() {

@@ -189,8 +189,10 @@ final class ZarrDataWriter implements DataWriter<InternalRow> {
     return staging;
   }
 
-  /** Spark hands a task its rows here: flushing the last chunk now lets the metrics count it. */
-  @Override
+  /**
+   * Spark 4 hands a task its rows here (it overrides DataWriter.writeAll; Spark 3.5 has no such
+   * method and calls write per row): flushing the last chunk now lets the metrics count it.
+   */
   public void writeAll(java.util.Iterator<InternalRow> rows) throws IOException {
     while (rows.hasNext()) {
       write(rows.next());

@@ -3,7 +3,6 @@ package io.github.sparkzarr.spark.write;
 import java.io.Serializable;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.sql.SparkSession;
 
 /**
  * Where a write goes: a group inside a store, and the defaults its table carries (catalog table
@@ -20,8 +19,7 @@ public record ZarrTarget(String location, String storeUri, String groupPath,
 
   /** The session's Hadoop configuration with this target's settings. */
   public Configuration hadoopConf() {
-    Configuration conf = ((org.apache.spark.sql.classic.SparkSession) SparkSession.active())
-        .sessionState().newHadoopConf();
+    Configuration conf = io.github.sparkzarr.spark.SessionHadoopConf.create();
     hadoopSettings.forEach(conf::set);
     return conf;
   }
