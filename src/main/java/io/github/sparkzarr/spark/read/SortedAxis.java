@@ -67,6 +67,21 @@ abstract class SortedAxis {
     };
   }
 
+  /** The first index in [0, n) whose value is not below the bound, for values sorted increasingly. */
+  private static int firstNotBelow(int n, java.util.function.IntPredicate below) {
+    int lo = 0;
+    int hi = n;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (below.test(mid)) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
   /** Integral coordinate values (integers, timestamps as microseconds), sorted increasingly. */
   static SortedAxis ofLongs(long[] increasing, boolean reversed) {
     return new SortedAxis(increasing.length) {
@@ -75,17 +90,8 @@ abstract class SortedAxis {
         if (v == null) {
           return -1;
         }
-        int lo = 0;
-        int hi = increasing.length;
-        while (lo < hi) {
-          int mid = (lo + hi) >>> 1;
-          if (increasing[mid] < v || (strict && increasing[mid] == v)) {
-            lo = mid + 1;
-          } else {
-            hi = mid;
-          }
-        }
-        return lo;
+        return firstNotBelow(increasing.length,
+            i -> increasing[i] < v || (strict && increasing[i] == v));
       }
 
       boolean reversed() {
@@ -105,17 +111,8 @@ abstract class SortedAxis {
         if (Double.isNaN(v)) {
           return -1;
         }
-        int lo = 0;
-        int hi = increasing.length;
-        while (lo < hi) {
-          int mid = (lo + hi) >>> 1;
-          if (increasing[mid] < v || (strict && increasing[mid] == v)) {
-            lo = mid + 1;
-          } else {
-            hi = mid;
-          }
-        }
-        return lo;
+        return firstNotBelow(increasing.length,
+            i -> increasing[i] < v || (strict && increasing[i] == v));
       }
 
       boolean reversed() {

@@ -51,6 +51,16 @@ public final class CodecConfig {
     return v == null || v.isNull() ? fallback : requiredText(config, field);
   }
 
+  /** Builds a codec whose constructor rejects bad settings, naming the codec in the error. */
+  public static <T extends Codec> T build(JsonNode config, java.util.function.Supplier<T> constructor)
+      throws CodecException {
+    try {
+      return constructor.get();
+    } catch (IllegalArgumentException e) {
+      throw new CodecException(describe(config) + ": " + e.getMessage(), e);
+    }
+  }
+
   /** "codec 'blosc'" (or the whole configuration when it has no id), for messages. */
   public static String describe(JsonNode config) {
     JsonNode id = config == null ? null : config.get("id");

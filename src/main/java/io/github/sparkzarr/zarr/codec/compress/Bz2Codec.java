@@ -24,11 +24,7 @@ public record Bz2Codec(int level) implements BytesCodec {
 
   public static Bz2Codec fromConfig(JsonNode config) throws CodecException {
     int level = CodecConfig.optionalInt(config, "level", 1);
-    try {
-      return new Bz2Codec(level);
-    } catch (IllegalArgumentException e) {
-      throw new CodecException(CodecConfig.describe(config) + ": " + e.getMessage());
-    }
+    return CodecConfig.build(config, () -> new Bz2Codec(level));
   }
 
   @Override

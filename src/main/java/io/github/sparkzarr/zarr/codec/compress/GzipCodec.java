@@ -35,11 +35,7 @@ public record GzipCodec(int level) implements BytesCodec {
 
   public static GzipCodec fromConfig(JsonNode config) throws CodecException {
     int level = CodecConfig.optionalInt(config, "level", 1);
-    try {
-      return new GzipCodec(level);
-    } catch (IllegalArgumentException e) {
-      throw new CodecException(CodecConfig.describe(config) + ": " + e.getMessage());
-    }
+    return CodecConfig.build(config, () -> new GzipCodec(level));
   }
 
   @Override

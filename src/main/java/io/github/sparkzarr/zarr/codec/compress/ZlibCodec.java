@@ -19,11 +19,7 @@ public record ZlibCodec(int level) implements BytesCodec {
 
   public static ZlibCodec fromConfig(JsonNode config) throws CodecException {
     int level = CodecConfig.optionalInt(config, "level", 1);
-    try {
-      return new ZlibCodec(level);
-    } catch (IllegalArgumentException e) {
-      throw new CodecException(CodecConfig.describe(config) + ": " + e.getMessage());
-    }
+    return CodecConfig.build(config, () -> new ZlibCodec(level));
   }
 
   @Override
