@@ -39,6 +39,9 @@ class SparkSubmitClusterIT {
         "--conf", "spark.ui.enabled=false",
         "--conf", "spark.driver.host=127.0.0.1",
         "--conf", "spark.executor.memory=512m",
+        // Schedule nothing until both executor JVMs have registered, so both get tasks.
+        "--conf", "spark.scheduler.minRegisteredResourcesRatio=1.0",
+        "--conf", "spark.scheduler.maxRegisteredResourcesWaitingTime=120s",
         "--jars", ChildJvm.bundleJar().toString(),
         "--class", "ZarrSqlJob", appJar.toString(),
         "examples/queries.sql", store);
