@@ -14,7 +14,7 @@ import org.apache.spark.sql.connector.catalog.Identifier;
 
 /**
  * Identifiers for {@code spark.read/write.format("zarr")} paths routed through the catalog. The
- * options that shape the table (array, variables, decodeCF, Hadoop settings) must reach
+ * options that shape the table (array, variables, decodeCF, how it is scanned, Hadoop settings) must reach
  * {@code loadTable}, but an identifier is printed in plans, so it carries only a digest of them;
  * the options stay in this driver-side registry. Write options are not part of the identity.
  */
@@ -22,7 +22,8 @@ final class PathIdentifiers {
   /** First namespace level of a path identifier from the DataFrame API. */
   static final String MARKER = "__zarr_path__";
   private static final List<String> TABLE_OPTIONS = List.of(ZarrReadOptions.ARRAY,
-      ZarrReadOptions.VARIABLES, ZarrReadOptions.DECODE_CF, ZarrReadOptions.MAX_PARTITION_BYTES);
+      ZarrReadOptions.VARIABLES, ZarrReadOptions.DECODE_CF, ZarrReadOptions.MAX_PARTITION_BYTES,
+      ZarrReadOptions.PUSH_DOWN_AGGREGATE);
   private static final Map<String, Map<String, String>> REGISTRY = new ConcurrentHashMap<>();
 
   /**

@@ -61,7 +61,7 @@ class ZarrPushdownTest extends SparkTestBase {
     dir.toFile().deleteOnExit();
   }
 
-  private static ZarrArray array(HadoopStore s, String name, String dtype, long[] shape, int[] chunks,
+  static ZarrArray array(HadoopStore s, String name, String dtype, long[] shape, int[] chunks,
       List<String> dims, int fill) throws Exception {
     DataType t = NumpyDtype.parse(dtype);
     ArrayMetadata md = new ArrayMetadata(2, shape, chunks, t,
@@ -75,7 +75,7 @@ class ZarrPushdownTest extends SparkTestBase {
   }
 
   /** Writes every chunk of a 1-D or 2-D array with value(i, j) at position (i, j). */
-  private static void writeAll(ZarrArray a, Value value) throws Exception {
+  static void writeAll(ZarrArray a, Value value) throws Exception {
     ArrayMetadata md = a.metadata();
     int[] c = md.chunkShape();
     long[] grid = md.gridShape();
@@ -88,7 +88,9 @@ class ZarrPushdownTest extends SparkTestBase {
           long i = gi * c[0] + (twoD ? k / c[1] : k);
           long j = twoD ? gj * c[1] + k % c[1] : 0;
           double val = value.at(i, j);
-          if (md.dataType().size() == 4) {
+          if (md.dataType().kind() == DataType.Kind.FLOAT && md.dataType().size() == 4) {
+            b.putFloat((float) val);
+          } else if (md.dataType().size() == 4) {
             b.putInt((int) val);
           } else {
             b.putDouble(val);

@@ -28,9 +28,11 @@ public final class ZarrReadOptions implements Serializable {
   public static final String DECODE_CF = "decodeCF";
   public static final String MAX_PARTITION_BYTES = "maxPartitionBytes";
   public static final String ZARR_FORMAT = "zarr_format";
+  public static final String PUSH_DOWN_AGGREGATE = "pushDownAggregate";
 
   private static final List<String> KNOWN =
-      List.of(PATH, PATHS, ARRAY, VARIABLES, DECODE_CF, MAX_PARTITION_BYTES, ZARR_FORMAT);
+      List.of(PATH, PATHS, ARRAY, VARIABLES, DECODE_CF, MAX_PARTITION_BYTES, ZARR_FORMAT,
+          PUSH_DOWN_AGGREGATE);
   /** Keys whose values are never printed. */
   private static final Pattern SECRET =
       Pattern.compile("(?i).*(secret|password|passwd|token|credential|key|signature|sas).*");
@@ -41,16 +43,19 @@ public final class ZarrReadOptions implements Serializable {
   private final boolean decodeCF;
   private final Long maxPartitionBytes;
   private final ZarrFormat zarrFormat;
+  private final boolean pushDownAggregate;
   private final Map<String, String> hadoopSettings;
 
   private ZarrReadOptions(String path, String array, List<String> variables, boolean decodeCF,
-      Long maxPartitionBytes, ZarrFormat zarrFormat, Map<String, String> hadoopSettings) {
+      Long maxPartitionBytes, ZarrFormat zarrFormat, boolean pushDownAggregate,
+      Map<String, String> hadoopSettings) {
     this.path = path;
     this.array = array;
     this.variables = variables;
     this.decodeCF = decodeCF;
     this.maxPartitionBytes = maxPartitionBytes;
     this.zarrFormat = zarrFormat;
+    this.pushDownAggregate = pushDownAggregate;
     this.hadoopSettings = hadoopSettings;
   }
 
@@ -86,6 +91,7 @@ public final class ZarrReadOptions implements Serializable {
         parseBoolean(DECODE_CF, known.getOrDefault(DECODE_CF, "true")),
         known.containsKey(MAX_PARTITION_BYTES) ? parseBytes(known.get(MAX_PARTITION_BYTES)) : null,
         known.containsKey(ZARR_FORMAT) ? parseFormat(known.get(ZARR_FORMAT)) : null,
+        parseBoolean(PUSH_DOWN_AGGREGATE, known.getOrDefault(PUSH_DOWN_AGGREGATE, "true")),
         Collections.unmodifiableMap(hadoop));
   }
 
@@ -194,6 +200,11 @@ public final class ZarrReadOptions implements Serializable {
 
   public boolean decodeCF() {
     return decodeCF;
+  }
+
+  /** Whether COUNT/SUM/MIN/MAX (and AVG) may be computed partially in the scan. */
+  public boolean pushDownAggregate() {
+    return pushDownAggregate;
   }
 
   /** The target partition size, or null to use spark.sql.files.maxPartitionBytes. */

@@ -1,10 +1,6 @@
 package io.github.sparkzarr.spark.read;
 
-import io.github.sparkzarr.spark.read.metrics.BytesFetchedMetric;
-import io.github.sparkzarr.spark.read.metrics.ChunksMissingMetric;
-import io.github.sparkzarr.spark.read.metrics.ChunksReadMetric;
-import io.github.sparkzarr.spark.read.metrics.DecodeTimeMetric;
-import io.github.sparkzarr.spark.read.metrics.MetricValue;
+import io.github.sparkzarr.spark.read.metrics.TaskReadMetrics;
 import io.github.sparkzarr.spark.schema.DatasetView;
 import io.github.sparkzarr.spark.schema.DatasetView.Dimension;
 import io.github.sparkzarr.spark.schema.DatasetView.Variable;
@@ -300,11 +296,6 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
 
   @Override
   public CustomTaskMetric[] currentMetricsValues() {
-    return new CustomTaskMetric[] {
-      new MetricValue(ChunksReadMetric.NAME, store.valuesFound()),
-      new MetricValue(ChunksMissingMetric.NAME, store.valuesMissing()),
-      new MetricValue(BytesFetchedMetric.NAME, store.bytesRead()),
-      new MetricValue(DecodeTimeMetric.NAME, decodeNanos / 1_000_000),
-    };
+    return TaskReadMetrics.of(store, decodeNanos);
   }
 }

@@ -29,14 +29,9 @@ final class ChunkValueVector extends ColumnVector {
   private final boolean[] missing;
   private final int nulls;
 
-  /**
-   * Whether a variable of memory type {@code t} with decoding {@code cf} can be read in place:
-   * 4- and 8-byte signed integers and floats, no scaling or time decoding (masking is fine).
-   */
+  /** Whether a variable can be read in place: see {@link NumericChunk#supports}. */
   static boolean supports(DataType t, CfDecoding cf) {
-    boolean numeric = (t.kind() == DataType.Kind.INT || t.kind() == DataType.Kind.FLOAT)
-        && (t.size() == 4 || t.size() == 8);
-    return numeric && (cf == null || (!cf.scaled() && cf.time() == null));
+    return NumericChunk.supports(t, cf);
   }
 
   /**
@@ -50,8 +45,9 @@ final class ChunkValueVector extends ColumnVector {
     boolean[] m = null;
     int count = 0;
     if (cf != null) {
+      NumericChunk elements = new NumericChunk(bytes, t, cf);
       for (int i = 0; i < rows; i++) {
-        if (isMissing(t, cf, i)) {
+        if (elements.isMissing(i)) {
           if (m == null) {
             m = new boolean[rows];
           }
@@ -62,16 +58,6 @@ final class ChunkValueVector extends ColumnVector {
     }
     this.missing = m;
     this.nulls = count;
-  }
-
-  /** As {@link CfDecoding#isMissing}, reading the element in place; NaN tests need no conversion. */
-  private boolean isMissing(DataType t, CfDecoding cf, int i) {
-    if (t.kind() == DataType.Kind.FLOAT) {
-      double v = t.size() == 4 ? (float) FLOAT.get(bytes, i * 4) : (double) DOUBLE.get(bytes, i * 8);
-      return v != v ? cf.maskNaN() : cf.masked().length > 0 && cf.isMissing(v);
-    }
-    return cf.masked().length > 0
-        && cf.isMissing(t.size() == 4 ? (int) INT.get(bytes, i * 4) : (long) LONG.get(bytes, i * 8));
   }
 
   @Override

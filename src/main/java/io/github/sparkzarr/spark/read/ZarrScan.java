@@ -40,14 +40,17 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
   private final ZarrReadOptions options;
   private final Configuration conf;
   private final Predicate[] pushed;
+  /** The aggregation computed per partition, or null for a scan returning rows. */
+  private final PushedAggregate aggregate;
 
   ZarrScan(ScanPlan plan, StructType schema, ZarrReadOptions options, Configuration conf,
-      Predicate[] pushed) {
+      Predicate[] pushed, PushedAggregate aggregate) {
     this.plan = plan;
     this.schema = schema;
     this.options = options;
     this.conf = conf;
     this.pushed = pushed;
+    this.aggregate = aggregate;
   }
 
   @Override
@@ -63,7 +66,8 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
         + " selection=" + Arrays.toString(plan.selection())
         + " chunks=" + plan.chunkCount() + "/" + totalChunks()
         + (pushed.length == 0 ? "" : " pushedFilters=" + Arrays.toString(pushed))
-        + (plan.limit() < 0 ? "" : " limit=" + plan.limit());
+        + (plan.limit() < 0 ? "" : " limit=" + plan.limit())
+        + (aggregate == null ? "" : " " + aggregate.describe(v));
   }
 
   @Override
@@ -84,7 +88,12 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
     return Math.max(1, elements * rowBytes());
   }
 
+  /** The bytes a row takes: of the output, or of the variables an aggregation reads. */
   private long rowBytes() {
+    if (aggregate != null) {
+      return Math.max(1, aggregate.calls().stream().mapToInt(AggregateCall::variable).distinct()
+          .filter(v -> v >= 0).mapToLong(v -> plan.view().variables().get(v).type().defaultSize()).sum());
+    }
     long width = 0;
     for (StructField f : schema.fields()) {
       width += f.dataType().defaultSize();
@@ -111,6 +120,9 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
     for (long start = 0; start < chunks; start += perPartition) {
       out.add(new ZarrInputPartition(start, Math.min(chunks, start + perPartition)));
     }
+    if (out.isEmpty() && aggregate != null && aggregate.groupBy().isEmpty()) {
+      out.add(new ZarrInputPartition(0, 0)); // one row of partial results, so COUNT says 0
+    }
     return out.toArray(new InputPartition[0]);
   }
 
@@ -129,7 +141,7 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
   @Override
   public PartitionReaderFactory createReaderFactory() {
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(SparkSession.active().sparkContext());
-    return new ZarrReaderFactory(plan, sc.broadcast(new SerializableConfiguration(conf)));
+    return new ZarrReaderFactory(plan, aggregate, schema, sc.broadcast(new SerializableConfiguration(conf)));
   }
 
   @Override

@@ -30,8 +30,9 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * Narrows a read: only the columns a query needs, only the chunks its filters on dimension
- * columns can match, at most LIMIT rows per partition, and COUNT/MIN/MAX of dimension columns
- * answered from metadata when the query has no filter.
+ * columns can match, at most LIMIT rows per partition, COUNT/MIN/MAX of dimension columns
+ * answered from metadata when the query has no filter, and other aggregates of numeric variables
+ * computed per partition in the scan ({@link AggregatePlanner}).
  */
 public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
     SupportsPushDownV2Filters, SupportsPushDownLimit, SupportsPushDownAggregates {
@@ -46,6 +47,7 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
   private long limit = -1;
   private InternalRow aggregateAnswer;
   private StructType aggregateSchema;
+  private PushedAggregate partialAggregate;
 
   public ZarrScanBuilder(DatasetView view, Store store, ZarrReadOptions options, Configuration conf,
       StructType fullSchema) {
@@ -146,7 +148,7 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
   public boolean pushAggregation(Aggregation aggregation) {
     Object[] values = answer(aggregation);
     if (values == null) {
-      return false;
+      return pushPartial(aggregation);
     }
     aggregateAnswer = new GenericInternalRow(values);
     List<StructField> fields = new ArrayList<>();
@@ -155,6 +157,15 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
     }
     aggregateSchema = DataTypes.createStructType(fields);
     return true;
+  }
+
+  /** Aggregates computed per partition in the scan, for Spark to merge; false if not possible. */
+  private boolean pushPartial(Aggregation aggregation) {
+    if (!options.pushDownAggregate() || pushed.length > 0) {
+      return false;
+    }
+    partialAggregate = new AggregatePlanner(view, this::column).plan(aggregation);
+    return partialAggregate != null;
   }
 
   /** COUNT(*), COUNT and MIN/MAX of dimension columns, from metadata alone; null if not possible. */
@@ -223,7 +234,11 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
     for (int d = 0; d < view.rank(); d++) {
       chunks[d] = selection[d].chunks(view.planChunks()[d]);
     }
+    if (partialAggregate != null) {
+      ScanPlan plan = new ScanPlan(view, List.of(), selection.clone(), chunks, -1);
+      return new ZarrScan(plan, partialAggregate.schema(view), options, conf, pushed, partialAggregate);
+    }
     ScanPlan plan = new ScanPlan(view, List.copyOf(columns), selection.clone(), chunks, limit);
-    return new ZarrScan(plan, schema, options, conf, pushed);
+    return new ZarrScan(plan, schema, options, conf, pushed, null);
   }
 }

@@ -1,0 +1,30 @@
+package io.github.sparkzarr.spark.read;
+
+import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
+
+/** One aggregate's partial results, one per group slot. */
+interface Accumulator {
+  /** Makes room for slots {@code [0, slots)}. */
+  void ensure(int slots);
+
+  /** Adds elements {@code [from, from + n)} of {@code chunk} to group {@code slot}. */
+  void add(NumericChunk chunk, int from, int n, int slot);
+
+  /** Writes the partial result of slots {@code [0, slots)} to rows of the same numbers. */
+  void write(WritableColumnVector out, int slots);
+
+  static Accumulator of(AggregateCall call) {
+    return switch (call.kind()) {
+      case COUNT_ROWS -> new CountAccumulator(false);
+      case COUNT -> new CountAccumulator(true);
+      case SUM -> new SumAccumulator();
+      case MIN -> new ExtremeAccumulator(false, call.resultType());
+      case MAX -> new ExtremeAccumulator(true, call.resultType());
+    };
+  }
+
+  /** A capacity of at least {@code needed}, grown geometrically. */
+  static int grow(int capacity, int needed) {
+    return Math.max(needed, Math.max(4, capacity * 2));
+  }
+}

@@ -1,0 +1,27 @@
+package io.github.sparkzarr.spark.read;
+
+import java.io.Serializable;
+import org.apache.spark.sql.types.DataType;
+
+/**
+ * One aggregate a scan computes per group and partition, for Spark to merge.
+ *
+ * @param variable the variable aggregated, or -1 for {@link Kind#COUNT_ROWS}
+ * @param resultType the partial result's Spark type (what Spark's own partial aggregate yields)
+ */
+public record AggregateCall(Kind kind, int variable, DataType resultType) implements Serializable {
+  public enum Kind {
+    /** COUNT(*), or COUNT of a column that is never null. */
+    COUNT_ROWS,
+    /** COUNT(variable): its non-null values. */
+    COUNT,
+    SUM,
+    MIN,
+    MAX
+  }
+
+  @Override
+  public String toString() {
+    return kind + "(" + (variable < 0 ? "*" : "#" + variable) + ")";
+  }
+}

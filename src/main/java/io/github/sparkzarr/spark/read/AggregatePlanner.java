@@ -1,0 +1,116 @@
+package io.github.sparkzarr.spark.read;
+
+import io.github.sparkzarr.spark.schema.DatasetView;
+import io.github.sparkzarr.zarr.dtype.DataType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.apache.spark.sql.connector.expressions.Expression;
+import org.apache.spark.sql.connector.expressions.NamedReference;
+import org.apache.spark.sql.connector.expressions.aggregate.AggregateFunc;
+import org.apache.spark.sql.connector.expressions.aggregate.Aggregation;
+import org.apache.spark.sql.connector.expressions.aggregate.Count;
+import org.apache.spark.sql.connector.expressions.aggregate.CountStar;
+import org.apache.spark.sql.connector.expressions.aggregate.Max;
+import org.apache.spark.sql.connector.expressions.aggregate.Min;
+import org.apache.spark.sql.connector.expressions.aggregate.Sum;
+import org.apache.spark.sql.types.DataTypes;
+
+/**
+ * Decides whether the scan can compute an aggregation partially: COUNT, SUM, MIN and MAX of
+ * numeric variables read in place (SUM of floating-point ones only: integer sums overflow by
+ * Spark's ANSI rules, which the scan does not reproduce), grouped by dimension columns. AVG comes
+ * as SUM and COUNT: Spark splits it when the pushdown is partial.
+ */
+final class AggregatePlanner {
+  private final DatasetView view;
+  private final Function<String, OutputColumn> columns;
+
+  AggregatePlanner(DatasetView view, Function<String, OutputColumn> columns) {
+    this.view = view;
+    this.columns = columns;
+  }
+
+  /** The partial aggregation, or null when any part of it cannot be computed in the scan. */
+  PushedAggregate plan(Aggregation aggregation) {
+    List<OutputColumn> groupBy = new ArrayList<>();
+    for (Expression e : aggregation.groupByExpressions()) {
+      OutputColumn c = column(e);
+      if (c == null || c.kind() == OutputColumn.Kind.VARIABLE) {
+        return null;
+      }
+      groupBy.add(c);
+    }
+    List<AggregateCall> calls = new ArrayList<>();
+    for (AggregateFunc f : aggregation.aggregateExpressions()) {
+      AggregateCall call = call(f);
+      if (call == null) {
+        return null;
+      }
+      calls.add(call);
+    }
+    return new PushedAggregate(List.copyOf(groupBy), List.copyOf(calls));
+  }
+
+  private AggregateCall call(AggregateFunc f) {
+    if (f instanceof CountStar) {
+      return new AggregateCall(AggregateCall.Kind.COUNT_ROWS, -1, DataTypes.LongType);
+    }
+    if (f instanceof Count c && !c.isDistinct()) {
+      OutputColumn col = column(c.column());
+      if (col == null) {
+        return null;
+      }
+      if (col.kind() == OutputColumn.Kind.VARIABLE) {
+        return readable(col) ? new AggregateCall(AggregateCall.Kind.COUNT, col.index(), DataTypes.LongType) : null;
+      }
+      boolean neverNull = col.kind() == OutputColumn.Kind.POSITION || !view.dims().get(col.index()).nullable();
+      return neverNull ? new AggregateCall(AggregateCall.Kind.COUNT_ROWS, -1, DataTypes.LongType) : null;
+    }
+    if (f instanceof Sum s && !s.isDistinct()) {
+      OutputColumn col = variable(s.column());
+      return col != null && memoryType(col).kind() == DataType.Kind.FLOAT
+          ? new AggregateCall(AggregateCall.Kind.SUM, col.index(), DataTypes.DoubleType) : null;
+    }
+    if (f instanceof Min m) {
+      OutputColumn col = variable(m.column());
+      return col == null ? null : new AggregateCall(AggregateCall.Kind.MIN, col.index(), type(col));
+    }
+    if (f instanceof Max m) {
+      OutputColumn col = variable(m.column());
+      return col == null ? null : new AggregateCall(AggregateCall.Kind.MAX, col.index(), type(col));
+    }
+    return null;
+  }
+
+  /** A variable column the scan can aggregate, or null. */
+  private OutputColumn variable(Expression e) {
+    OutputColumn c = column(e);
+    return c != null && c.kind() == OutputColumn.Kind.VARIABLE && readable(c) ? c : null;
+  }
+
+  /** Over every dimension in order (not broadcast), and read in place. */
+  private boolean readable(OutputColumn c) {
+    DatasetView.Variable v = view.variables().get(c.index());
+    return v.coversAll(view.rank()) && NumericChunk.supports(memoryType(c), v.cf());
+  }
+
+  private DataType memoryType(OutputColumn c) {
+    return view.variables().get(c.index()).array().metadata().dataType().littleEndian();
+  }
+
+  private org.apache.spark.sql.types.DataType type(OutputColumn c) {
+    return view.variables().get(c.index()).type();
+  }
+
+  private OutputColumn column(Expression e) {
+    if (!(e instanceof NamedReference r) || r.fieldNames().length != 1) {
+      return null;
+    }
+    try {
+      return columns.apply(r.fieldNames()[0]);
+    } catch (IllegalArgumentException unknown) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,85 @@
+package io.github.sparkzarr.spark.read;
+
+import java.util.Arrays;
+import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+
+/**
+ * MIN or MAX of a numeric variable, with Spark's ordering of floating-point values: NaN is larger
+ * than every number, so MAX is NaN as soon as one value is, and MIN is NaN only when all are.
+ */
+final class ExtremeAccumulator implements Accumulator {
+  private final boolean max;
+  private final DataType resultType;
+  private double[] floating = new double[0];
+  private long[] integral = new long[0];
+  private boolean[] seen = new boolean[0];
+
+  ExtremeAccumulator(boolean max, DataType resultType) {
+    this.max = max;
+    this.resultType = resultType;
+  }
+
+  @Override
+  public void ensure(int slots) {
+    if (slots > seen.length) {
+      int capacity = Accumulator.grow(seen.length, slots);
+      floating = Arrays.copyOf(floating, capacity);
+      integral = Arrays.copyOf(integral, capacity);
+      seen = Arrays.copyOf(seen, capacity);
+    }
+  }
+
+  @Override
+  public void add(NumericChunk chunk, int from, int n, int slot) {
+    boolean floats = chunk.layout.isFloat();
+    for (int i = from; i < from + n; i++) {
+      if (chunk.isMissing(i)) {
+        continue;
+      }
+      if (floats) {
+        addFloating(chunk.floatingAt(i), slot);
+      } else {
+        addIntegral(chunk.integralAt(i), slot);
+      }
+    }
+  }
+
+  private void addFloating(double v, int slot) {
+    if (!seen[slot]) {
+      floating[slot] = v;
+      seen[slot] = true;
+      return;
+    }
+    double best = floating[slot];
+    boolean better = max ? best == best && (v != v || v > best) : v < best || (best != best && v == v);
+    if (better) {
+      floating[slot] = v;
+    }
+  }
+
+  private void addIntegral(long v, int slot) {
+    if (!seen[slot] || (max ? v > integral[slot] : v < integral[slot])) {
+      integral[slot] = v;
+      seen[slot] = true;
+    }
+  }
+
+  @Override
+  public void write(WritableColumnVector out, int slots) {
+    for (int s = 0; s < slots; s++) {
+      if (!seen[s]) {
+        out.putNull(s);
+      } else if (resultType.equals(DataTypes.FloatType)) {
+        out.putFloat(s, (float) floating[s]);
+      } else if (resultType.equals(DataTypes.DoubleType)) {
+        out.putDouble(s, floating[s]);
+      } else if (resultType.equals(DataTypes.IntegerType)) {
+        out.putInt(s, (int) integral[s]);
+      } else {
+        out.putLong(s, integral[s]);
+      }
+    }
+  }
+}

@@ -1,0 +1,107 @@
+package io.github.sparkzarr.spark.read;
+
+import io.github.sparkzarr.spark.schema.CfDecoding;
+import io.github.sparkzarr.zarr.dtype.DataType;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * The elements of a decoded little-endian chunk of int32, int64, float32 or float64, read in place,
+ * with the variable's CF masking: which elements are missing is decided here, in one place, for
+ * the in-place column ({@link ChunkValueVector}) and for aggregates computed in the scan.
+ */
+final class NumericChunk {
+  private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle FLOAT = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle DOUBLE = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /** The four element layouts read in place. */
+  enum Layout {
+    INT32, INT64, FLOAT32, FLOAT64;
+
+    boolean isFloat() {
+      return this == FLOAT32 || this == FLOAT64;
+    }
+  }
+
+  final byte[] bytes;
+  final Layout layout;
+  /** Whether NaN means missing (a NaN fill value or _FillValue). */
+  final boolean maskNaN;
+  /** Other values meaning missing, compared as doubles (CF's rule); empty when none. */
+  private final double[] masked;
+  private final CfDecoding cf;
+
+  NumericChunk(byte[] bytes, DataType t, CfDecoding cf) {
+    this.bytes = bytes;
+    this.layout = layoutOf(t);
+    this.cf = cf;
+    this.maskNaN = cf != null && cf.maskNaN();
+    this.masked = cf == null ? new double[0] : cf.masked();
+  }
+
+  /**
+   * Whether a variable of memory type {@code t} with decoding {@code cf} can be read in place:
+   * 4- and 8-byte signed integers and floats, no scaling or time decoding (masking is fine).
+   */
+  static boolean supports(DataType t, CfDecoding cf) {
+    boolean numeric = (t.kind() == DataType.Kind.INT || t.kind() == DataType.Kind.FLOAT)
+        && (t.size() == 4 || t.size() == 8);
+    return numeric && (cf == null || (!cf.scaled() && cf.time() == null));
+  }
+
+  private static Layout layoutOf(DataType t) {
+    boolean isFloat = t.kind() == DataType.Kind.FLOAT;
+    if (t.size() == 4) {
+      return isFloat ? Layout.FLOAT32 : Layout.INT32;
+    }
+    return isFloat ? Layout.FLOAT64 : Layout.INT64;
+  }
+
+  int intAt(int i) {
+    return (int) INT.get(bytes, i * 4);
+  }
+
+  long longAt(int i) {
+    return (long) LONG.get(bytes, i * 8);
+  }
+
+  float floatAt(int i) {
+    return (float) FLOAT.get(bytes, i * 4);
+  }
+
+  double doubleAt(int i) {
+    return (double) DOUBLE.get(bytes, i * 8);
+  }
+
+  /** Element {@code i} widened to long (integer layouts only). */
+  long integralAt(int i) {
+    return layout == Layout.INT32 ? intAt(i) : longAt(i);
+  }
+
+  /** Element {@code i} widened to double (float layouts only). */
+  double floatingAt(int i) {
+    return layout == Layout.FLOAT32 ? floatAt(i) : doubleAt(i);
+  }
+
+  /** Whether any value besides NaN is masked: then every element needs {@link #isMaskedValue}. */
+  boolean masksValues() {
+    return masked.length > 0;
+  }
+
+  /** Whether the non-NaN value {@code v} is one of the masked values. */
+  boolean isMaskedValue(double v) {
+    return cf.isMissing(v);
+  }
+
+  /** Whether element {@code i} reads as null. */
+  boolean isMissing(int i) {
+    if (layout.isFloat()) {
+      double v = floatingAt(i);
+      return v != v ? maskNaN : masked.length > 0 && cf.isMissing(v);
+    }
+    return masked.length > 0 && cf.isMissing(integralAt(i));
+  }
+}

@@ -1,0 +1,271 @@
+package io.github.sparkzarr.spark.read;
+
+import io.github.sparkzarr.spark.read.metrics.TaskReadMetrics;
+import io.github.sparkzarr.spark.schema.DatasetView;
+import io.github.sparkzarr.zarr.ZarrArray;
+import io.github.sparkzarr.zarr.chunk.ChunkData;
+import io.github.sparkzarr.zarr.chunk.BoxCopy;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
+import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+
+/**
+ * Computes a {@link PushedAggregate} over a range of planned chunks: each chunk is decoded and its
+ * elements are added, in row order, straight from the decoded bytes to per-group accumulators. No
+ * row or column vector is built for the data; the partition yields one batch of partial results.
+ */
+final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
+  private final ScanPlan plan;
+  private final DatasetView view;
+  private final PushedAggregate aggregate;
+  private final StructType schema;
+  private final io.github.sparkzarr.zarr.store.CountingStore store;
+  private final long start;
+  private final long end;
+  private final ZarrArray[] variables;
+  private final Accumulator[] accumulators;
+  /** The dimension of each GROUP BY column. */
+  private final int[] groupDims;
+  private final GroupSlots slots = new GroupSlots();
+  private long decodeNanos;
+  private ColumnarBatch result;
+  private boolean done;
+
+  PartialAggregateReader(ScanPlan plan, PushedAggregate aggregate, StructType schema,
+      io.github.sparkzarr.zarr.store.CountingStore store, long start, long end) {
+    this.plan = plan;
+    this.view = plan.view();
+    this.aggregate = aggregate;
+    this.schema = schema;
+    this.store = store;
+    this.start = start;
+    this.end = end;
+    List<AggregateCall> calls = aggregate.calls();
+    variables = new ZarrArray[view.variables().size()];
+    accumulators = new Accumulator[calls.size()];
+    for (int c = 0; c < calls.size(); c++) {
+      int v = calls.get(c).variable();
+      if (v >= 0 && variables[v] == null) {
+        variables[v] = view.variables().get(v).array().open(store);
+      }
+      accumulators[c] = Accumulator.of(calls.get(c));
+    }
+    groupDims = aggregate.groupBy().stream().mapToInt(OutputColumn::index).toArray();
+    if (groupDims.length == 0) {
+      // Without GROUP BY every partition answers one row, even an empty one: COUNT must say 0.
+      slot(new long[0]);
+    }
+  }
+
+  @Override
+  public boolean next() throws IOException {
+    if (done) {
+      return false;
+    }
+    done = true;
+    for (long i = start; i < end; i++) {
+      accumulate(plan.chunkCoords(i));
+    }
+    result = results();
+    return result.numRows() > 0;
+  }
+
+  private int slot(long[] positions) {
+    int s = slots.slot(positions);
+    for (Accumulator a : accumulators) {
+      a.ensure(slots.size());
+    }
+    return s;
+  }
+
+  private void accumulate(long[] chunk) throws IOException {
+    int rank = view.rank();
+    long[] lo = new long[rank];
+    int[] len = new int[rank];
+    for (int d = 0; d < rank; d++) {
+      long[] p = plan.positions(d, chunk[d]);
+      if (p.length == 0) {
+        return;
+      }
+      lo[d] = p[0];
+      len[d] = p.length;
+    }
+    List<AggregateCall> calls = aggregate.calls();
+    NumericChunk[] data = new NumericChunk[calls.size()];
+    long[][] strides = new long[calls.size()][];
+    NumericChunk[] byVariable = new NumericChunk[variables.length];
+    long[][] stridesByVariable = new long[variables.length][];
+    for (int c = 0; c < calls.size(); c++) {
+      int v = calls.get(c).variable();
+      if (v < 0) {
+        continue;
+      }
+      if (byVariable[v] == null) {
+        ChunkData d = read(v, chunk, lo, len);
+        byVariable[v] = new NumericChunk(d.bytes(), variables[v].memoryType(), view.variables().get(v).cf());
+        stridesByVariable[v] = BoxCopy.strides(d.shape());
+      }
+      data[c] = byVariable[v];
+      strides[c] = stridesByVariable[v];
+    }
+    int[] slotOf = groupSlots(lo, len);
+    addElements(len, data, strides, slotOf);
+  }
+
+  /** The variable's elements over the box: its whole chunk when the grids agree, else a region. */
+  private ChunkData read(int v, long[] chunk, long[] lo, int[] len) throws IOException {
+    ZarrArray array = variables[v];
+    long t0 = System.nanoTime();
+    long fetch0 = store.fetchNanos();
+    boolean aligned = Arrays.equals(array.metadata().chunkShape(), view.planChunks())
+        && !array.readsPartialChunks();
+    ChunkData data = aligned ? array.readChunk(chunk) : array.read(lo, len);
+    decodeNanos += System.nanoTime() - t0 - (store.fetchNanos() - fetch0);
+    return data;
+  }
+
+  /** The slot of each group of the box, numbered in C order over the GROUP BY columns. */
+  private int[] groupSlots(long[] lo, int[] len) {
+    int groups = 1;
+    for (int d : groupDims) {
+      groups *= len[d];
+    }
+    int[] out = new int[groups];
+    int[] idx = new int[groupDims.length];
+    long[] key = new long[groupDims.length];
+    for (int g = 0; g < groups; g++) {
+      for (int k = 0; k < groupDims.length; k++) {
+        key[k] = lo[groupDims[k]] + idx[k];
+      }
+      out[g] = slot(key);
+      for (int k = groupDims.length - 1; k >= 0 && ++idx[k] == len[groupDims[k]]; k--) {
+        idx[k] = 0;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Adds every element of the box in row order. Rows along the last dimension are runs; a run
+   * belongs to one group unless the last dimension is grouped on.
+   */
+  private void addElements(int[] len, NumericChunk[] data, long[][] strides, int[] slotOf) {
+    int rank = len.length;
+    int last = rank - 1;
+    int run = rank == 0 ? 1 : len[last];
+    int[] groupStride = new int[groupDims.length];
+    int lastStride = 0;
+    for (int k = groupDims.length - 1, s = 1; k >= 0; s *= len[groupDims[k]], k--) {
+      groupStride[k] = s;
+      if (groupDims[k] == last) {
+        lastStride += s;
+      }
+    }
+    int[] idx = new int[Math.max(0, rank - 1)];
+    int[] base = new int[data.length];
+    while (true) {
+      int group = 0;
+      for (int k = 0; k < groupDims.length; k++) {
+        if (groupDims[k] != last) {
+          group += idx[groupDims[k]] * groupStride[k];
+        }
+      }
+      for (int c = 0; c < data.length; c++) {
+        long b = 0;
+        for (int d = 0; d < idx.length; d++) {
+          b += idx[d] * (strides[c] == null ? 0 : strides[c][d]);
+        }
+        base[c] = (int) b;
+      }
+      if (lastStride == 0) {
+        int slot = slotOf[group];
+        for (int c = 0; c < data.length; c++) {
+          accumulators[c].add(data[c], base[c], run, slot);
+        }
+      } else {
+        for (int j = 0; j < run; j++) {
+          int slot = slotOf[group + j * lastStride];
+          for (int c = 0; c < data.length; c++) {
+            accumulators[c].add(data[c], base[c] + j, 1, slot);
+          }
+        }
+      }
+      int d = rank - 2;
+      while (d >= 0 && ++idx[d] == len[d]) {
+        idx[d] = 0;
+        d--;
+      }
+      if (d < 0) {
+        return;
+      }
+    }
+  }
+
+  private ColumnarBatch results() throws IOException {
+    int n = slots.size();
+    ColumnVector[] columns = new ColumnVector[schema.fields().length];
+    for (int k = 0; k < groupDims.length; k++) {
+      columns[k] = groupColumn(k, n);
+    }
+    for (int c = 0; c < accumulators.length; c++) {
+      WritableColumnVector v = new OnHeapColumnVector(Math.max(1, n), schema.fields()[groupDims.length + c].dataType());
+      accumulators[c].write(v, n);
+      columns[groupDims.length + c] = v;
+    }
+    return new ColumnarBatch(columns, n);
+  }
+
+  /** GROUP BY column {@code k}: positions, or the coordinate values at them. */
+  private WritableColumnVector groupColumn(int k, int n) throws IOException {
+    WritableColumnVector v = new OnHeapColumnVector(Math.max(1, n), schema.fields()[k].dataType());
+    DatasetView.Dimension dim = view.dims().get(groupDims[k]);
+    boolean positions = aggregate.groupBy().get(k).kind() == OutputColumn.Kind.POSITION || dim.coordinate() == null;
+    if (positions) {
+      for (int s = 0; s < n; s++) {
+        v.putLong(s, slots.key(s)[k]);
+      }
+      return v;
+    }
+    long min = Long.MAX_VALUE;
+    long max = -1;
+    for (int s = 0; s < n; s++) {
+      min = Math.min(min, slots.key(s)[k]);
+      max = Math.max(max, slots.key(s)[k]);
+    }
+    if (n == 0) {
+      return v;
+    }
+    ZarrArray coordinate = dim.coordinate().open(store);
+    ChunkData values = coordinate.read(new long[] {min}, new int[] {(int) (max - min + 1)});
+    ValueWriter writer = ValueWriters.of(coordinate.memoryType(), dim.cf());
+    for (int s = 0; s < n; s++) {
+      writer.write(values, (int) (slots.key(s)[k] - min), v, s, 1);
+    }
+    return v;
+  }
+
+  @Override
+  public ColumnarBatch get() {
+    return result;
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (result != null) {
+      result.close();
+    }
+    store.close();
+  }
+
+  @Override
+  public CustomTaskMetric[] currentMetricsValues() {
+    return TaskReadMetrics.of(store, decodeNanos);
+  }
+}

@@ -1,0 +1,46 @@
+package io.github.sparkzarr.spark.read;
+
+import io.github.sparkzarr.spark.schema.DatasetView;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * An aggregation the scan computes partially, per partition: one row per group of dimension
+ * values, holding each call's partial result. Spark merges the partitions' rows (a sum of sums, a
+ * sum of counts, a min of mins), so the answer is the one Spark computes from every row.
+ *
+ * @param groupBy dimension or position columns, in the order of the query's GROUP BY
+ */
+public record PushedAggregate(List<OutputColumn> groupBy, List<AggregateCall> calls)
+    implements Serializable {
+
+  /** What the scan returns: the group columns, then one column per call. */
+  public StructType schema(DatasetView view) {
+    List<StructField> fields = new ArrayList<>();
+    for (OutputColumn c : groupBy) {
+      DatasetView.Dimension d = view.dims().get(c.index());
+      boolean position = c.kind() == OutputColumn.Kind.POSITION;
+      fields.add(DataTypes.createStructField(position ? d.indexColumn() : d.column(),
+          position ? DataTypes.LongType : d.type(), !position && d.nullable()));
+    }
+    for (int i = 0; i < calls.size(); i++) {
+      fields.add(DataTypes.createStructField("partial_" + i, calls.get(i).resultType(), true));
+    }
+    return DataTypes.createStructType(fields);
+  }
+
+  public String describe(DatasetView view) {
+    String calls = this.calls.stream().map(c -> c.kind() + "(" + (c.variable() < 0 ? "*"
+        : view.variables().get(c.variable()).column()) + ")").collect(Collectors.joining(", "));
+    String groups = groupBy.stream().map(c -> {
+      DatasetView.Dimension d = view.dims().get(c.index());
+      return c.kind() == OutputColumn.Kind.POSITION ? d.indexColumn() : d.column();
+    }).collect(Collectors.joining(", "));
+    return "partialAggregates=[" + calls + "]" + (groupBy.isEmpty() ? "" : " groupBy=[" + groups + "]");
+  }
+}

@@ -1,0 +1,160 @@
+package io.github.sparkzarr.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkzarr.zarr.ZarrArray;
+import io.github.sparkzarr.zarr.ZarrHierarchy;
+import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
+import io.github.sparkzarr.zarr.dtype.DataType;
+import io.github.sparkzarr.zarr.dtype.NumpyDtype;
+import io.github.sparkzarr.zarr.metadata.ArrayMetadata;
+import io.github.sparkzarr.zarr.metadata.ChunkKeyEncoding;
+import io.github.sparkzarr.zarr.metadata.FillValue;
+import io.github.sparkzarr.zarr.metadata.Json;
+import io.github.sparkzarr.zarr.store.HadoopStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Aggregates computed in the scan (option pushDownAggregate, on by default) answer exactly what
+ * Spark computes from the rows, and the plan shows they were pushed.
+ *
+ * <p>The store: coordinates y (23, chunks 5) and x (30, chunks 7); over (y, x), with edge chunks
+ * on both dimensions: v float64 (fill -1, masked, some values -1, chunk 1.1 never written), f
+ * float32 (fill NaN, masked, some NaN values, chunk 0.2 never written), w int32 (no fill value),
+ * and g float32 on a different chunk grid (4 x 9), which the scan reads by region.
+ */
+class AggregatePushdownTest extends SparkTestBase {
+  private static String store;
+
+  @BeforeAll
+  static void write() throws Exception {
+    Path dir = Files.createTempDirectory("zarr-aggregates").resolve("agg.zarr");
+    store = dir.toString();
+    HadoopStore s = new HadoopStore(store, new Configuration());
+    ZarrHierarchy.writeGroupV2(s, "", null);
+    ZarrArray y = array(s, "y", "<f8", new long[] {23}, new int[] {5}, List.of("y"), null);
+    ZarrArray x = array(s, "x", "<f8", new long[] {30}, new int[] {7}, List.of("x"), null);
+    long[] shape = {23, 30};
+    List<String> dims = List.of("y", "x");
+    ZarrArray v = array(s, "v", "<f8", shape, new int[] {5, 7}, dims, -1.0);
+    ZarrArray f = array(s, "f", "<f4", shape, new int[] {5, 7}, dims, Double.NaN);
+    ZarrArray w = array(s, "w", "<i4", shape, new int[] {5, 7}, dims, null);
+    ZarrArray g = array(s, "g", "<f4", shape, new int[] {4, 9}, dims, Double.NaN);
+    ZarrPushdownTest.writeAll(y, (i, j) -> 100.0 - i);
+    ZarrPushdownTest.writeAll(x, (i, j) -> i * 0.5);
+    ZarrPushdownTest.writeAll(v, (i, j) -> (i + j) % 11 == 0 ? -1 : i * 1000.0 + j / 3.0);
+    ZarrPushdownTest.writeAll(f, (i, j) -> (i * j) % 7 == 3 ? Double.NaN : (i - j) * 0.1 + 1e-3 * j);
+    ZarrPushdownTest.writeAll(w, (i, j) -> i * j - 50);
+    ZarrPushdownTest.writeAll(g, (i, j) -> i + j * 0.1);
+    s.delete("v/1.1");
+    s.delete("f/0.2");
+    ZarrHierarchy.consolidateV2(s);
+    dir.toFile().deleteOnExit();
+  }
+
+  private static ZarrArray array(HadoopStore s, String name, String dtype, long[] shape, int[] chunks,
+      List<String> dims, Double fill) throws Exception {
+    DataType t = NumpyDtype.parse(dtype);
+    FillValue fv = FillValue.parseV2(fill == null ? null
+        : fill.isNaN() ? Json.nodes().textNode("NaN") : Json.nodes().numberNode(fill), t);
+    ArrayMetadata md = new ArrayMetadata(2, shape, chunks, t, fv, new V2ChunkCodec(t, false, List.of(), null),
+        ChunkKeyEncoding.v2('.'), dims, Json.object());
+    return ZarrHierarchy.writeArrayV2(s, name, md);
+  }
+
+  private static Dataset<Row> query(String sql, boolean pushDown, String... options) {
+    org.apache.spark.sql.DataFrameReader reader = spark().read().format("zarr").option("pushDownAggregate", pushDown);
+    for (int i = 0; i < options.length; i += 2) {
+      reader = reader.option(options[i], options[i + 1]);
+    }
+    // The hidden position columns are visible in a view only when selected.
+    reader.load(store).select("*", "y_index", "x_index").createOrReplaceTempView("t");
+    return spark().sql(sql);
+  }
+
+  private static boolean pushed(Dataset<Row> df) {
+    return df.queryExecution().executedPlan().toString().contains("partialAggregates");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "SELECT sum(v), count(v), count(*), min(v), max(v), avg(v) FROM t",
+      "SELECT sum(f), count(f), min(f), max(f), avg(f), sum(g), min(g), max(w), min(w), count(w) FROM t",
+      "SELECT y, sum(v), avg(f), min(w), max(w), count(*) FROM t GROUP BY y",
+      "SELECT x, sum(f), max(f), min(f), count(g), avg(g) FROM t GROUP BY x",
+      "SELECT y, x, count(v), sum(g), max(f) FROM t GROUP BY y, x",
+      "SELECT y_index, avg(v), count(x) FROM t GROUP BY y_index",
+      "SELECT x, y FROM t GROUP BY x, y",
+      "SELECT avg(f) * 2, max(v) - min(v) FROM t",
+  })
+  void pushedAggregatesAnswerAsSparkDoes(String sql) {
+    Dataset<Row> on = query(sql, true);
+    assertTrue(pushed(on), () -> "not pushed: " + on.queryExecution().executedPlan());
+    List<Row> expected = sorted(query(sql, false));
+    assertFalse(pushed(query(sql, false)));
+    assertRowsEqual(expected, sorted(on), sql);
+  }
+
+  @Test
+  void undecodedNaNsCountAsSparkOrdersThem() {
+    String sql = "SELECT sum(f), max(f), min(f), count(f), max(g) FROM t";
+    Dataset<Row> on = query(sql, true, "decodeCF", "false");
+    assertTrue(pushed(on));
+    List<Row> rows = on.collectAsList();
+    assertTrue(Double.isNaN(rows.get(0).getDouble(0)), "NaN is summed when not masked");
+    assertTrue(Float.isNaN(rows.get(0).getFloat(1)), "NaN is the largest value");
+    assertFalse(Float.isNaN(rows.get(0).getFloat(2)), "min skips NaN while other values exist");
+    assertRowsEqual(query(sql, false, "decodeCF", "false").collectAsList(), rows, sql);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "SELECT sum(w) FROM t", // integer sums overflow under ANSI rules: Spark keeps them
+      "SELECT sum(v) FROM t WHERE x > 3", // a filter is evaluated after the scan
+      "SELECT count(DISTINCT v) FROM t",
+  })
+  void whatCannotBeComputedInTheScanIsLeftToSpark(String sql) {
+    Dataset<Row> on = query(sql, true);
+    assertFalse(pushed(on));
+    assertRowsEqual(sorted(query(sql, false)), sorted(on), sql);
+  }
+
+  private static List<Row> sorted(Dataset<Row> df) {
+    List<Row> rows = new ArrayList<>(df.collectAsList());
+    rows.sort(Comparator.comparing(Row::toString));
+    return rows;
+  }
+
+  /** Equal rows; doubles may differ in the last bits, as the order Spark merges partitions varies. */
+  private static void assertRowsEqual(List<Row> expected, List<Row> actual, String sql) {
+    assertEquals(expected.size(), actual.size(), sql);
+    for (int r = 0; r < expected.size(); r++) {
+      Row e = expected.get(r);
+      Row a = actual.get(r);
+      assertEquals(e.length(), a.length(), sql);
+      for (int c = 0; c < e.length(); c++) {
+        Object ev = e.get(c);
+        Object av = a.get(c);
+        if (ev instanceof Double d && av instanceof Double d2 && !d.isNaN()) {
+          assertEquals(d, d2, Math.abs(d) * 1e-12, sql + " row " + r + " column " + c);
+        } else {
+          assertEquals(ev, av, sql + " row " + r + " column " + c);
+        }
+      }
+    }
+    assertFalse(expected.isEmpty(), sql);
+  }
+}
