@@ -89,14 +89,7 @@ public final class HadoopStore implements Store {
 
   @Override
   public Optional<byte[]> get(String key) throws IOException {
-    Path p = pathOf(key);
-    return retry.run(location, key, () -> {
-      try (FSDataInputStream in = fs.open(p)) {
-        return Optional.of(in.readAllBytes());
-      } catch (FileNotFoundException e) {
-        return Optional.empty();
-      }
-    });
+    return get(key, Integer.MAX_VALUE - 8);
   }
 
   @Override
@@ -104,7 +97,7 @@ public final class HadoopStore implements Store {
     Path p = pathOf(key);
     return retry.run(location, key, () -> {
       try (FSDataInputStream in = fs.open(p)) {
-        byte[] value = in.readNBytes(maxBytes == Integer.MAX_VALUE ? maxBytes : maxBytes + 1);
+        byte[] value = readToEnd(in, maxBytes);
         if (value.length > maxBytes) {
           throw Store.tooLarge(location, key, maxBytes);
         }
@@ -113,6 +106,34 @@ public final class HadoopStore implements Store {
         return Optional.empty();
       }
     });
+  }
+
+  /**
+   * Up to {@code maxBytes + 1} bytes, to the end of the stream. Local and HDFS streams say how many
+   * bytes are left ({@code available()}): those are read into an array of that size in one call,
+   * where {@code readAllBytes} reads 16 KiB pieces and copies them once more. The hint is only
+   * trusted as a size: what follows it is still read.
+   */
+  static byte[] readToEnd(java.io.InputStream in, int maxBytes) throws IOException {
+    int limit = maxBytes == Integer.MAX_VALUE - 8 ? maxBytes : maxBytes + 1;
+    int hint = in.available();
+    if (hint <= 0 || hint >= limit) {
+      return in.readNBytes(limit);
+    }
+    byte[] buf = new byte[hint];
+    int n = in.readNBytes(buf, 0, hint);
+    if (n < hint) {
+      return java.util.Arrays.copyOf(buf, n);
+    }
+    int next = in.read();
+    if (next < 0) {
+      return buf;
+    }
+    byte[] rest = in.readNBytes(limit - hint - 1);
+    byte[] all = java.util.Arrays.copyOf(buf, hint + 1 + rest.length);
+    all[hint] = (byte) next;
+    System.arraycopy(rest, 0, all, hint + 1, rest.length);
+    return all;
   }
 
   @Override
