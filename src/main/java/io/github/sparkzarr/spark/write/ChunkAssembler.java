@@ -18,20 +18,44 @@ final class ChunkAssembler {
   private final List<WriteLayout.Var> vars;
   private final ChunkData[] chunks;
   private final ByteBuffer[] views;
-  private final BitSet written = new BitSet();
+  private final BitSet written;
+  private final int expected;
+  private int claimed;
 
-  ChunkAssembler(long[] coords, int[] chunkShape, List<WriteLayout.Var> vars) {
+  /**
+   * An empty chunk.
+   *
+   * @param expected how many elements make it complete: those inside the array, or all of the
+   *     chunk when the array's extent is not known yet
+   */
+  ChunkAssembler(long[] coords, int[] chunkShape, int expected, List<WriteLayout.Var> vars) {
+    this(coords, expected, vars, fillChunks(chunkShape, vars), new BitSet());
+  }
+
+  /** A chunk resumed from what was staged of it: its elements so far and which rows wrote them. */
+  ChunkAssembler(long[] coords, int expected, List<WriteLayout.Var> vars, ChunkData[] chunks,
+      BitSet written) {
     this.coords = coords;
     this.vars = vars;
-    this.chunks = new ChunkData[vars.size()];
+    this.chunks = chunks;
+    this.expected = expected;
+    this.written = written;
+    this.claimed = written.cardinality();
     this.views = new ByteBuffer[vars.size()];
     for (int v = 0; v < chunks.length; v++) {
-      ArrayMetadata md = vars.get(v).array().metadata();
-      chunks[v] = new ZarrArray(null, vars.get(v).path(), md).fillChunk(chunkShape);
       if (!chunks[v].holdsObjects()) {
         views[v] = ByteBuffer.wrap(chunks[v].bytes()).order(ByteOrder.LITTLE_ENDIAN);
       }
     }
+  }
+
+  private static ChunkData[] fillChunks(int[] chunkShape, List<WriteLayout.Var> vars) {
+    ChunkData[] out = new ChunkData[vars.size()];
+    for (int v = 0; v < out.length; v++) {
+      ArrayMetadata md = vars.get(v).array().metadata();
+      out[v] = new ZarrArray(null, vars.get(v).path(), md).fillChunk(chunkShape);
+    }
+    return out;
   }
 
   long[] coords() {
@@ -44,7 +68,27 @@ final class ChunkAssembler {
       return false;
     }
     written.set(index);
+    claimed++;
     return true;
+  }
+
+  /** Whether every element the chunk expects has been written. */
+  boolean isComplete() {
+    return claimed >= expected;
+  }
+
+  /** Which elements rows wrote. */
+  BitSet written() {
+    return written;
+  }
+
+  /** About what the chunk holds in memory (objects counted at a rough 32 bytes each). */
+  long bytes() {
+    long total = expected / 8;
+    for (ChunkData c : chunks) {
+      total += c.holdsObjects() ? 32L * c.elementCount() : c.bytes().length;
+    }
+    return total;
   }
 
   /** Sets element {@code index} of variable {@code v}; null keeps the fill value. */

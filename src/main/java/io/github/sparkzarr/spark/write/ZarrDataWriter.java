@@ -13,6 +13,9 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -27,10 +30,14 @@ import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.write.DataWriter;
 
 /**
- * One task: rows arrive sorted by chunk, so each chunk is assembled, encoded and staged as soon as
- * the next chunk starts; memory holds one chunk per value array.
+ * One task: rows arrive clustered by chunk (every row of a chunk comes to this task) in any order.
+ * Chunks are assembled in memory and encoded and staged as soon as they are complete; rows that
+ * arrive chunk by chunk (as from a Zarr read, or sorted input) keep about one chunk open. When
+ * open chunks outgrow the buffer, the least recently used are staged as they are and resumed from
+ * staging if more of their rows come: memory stays bounded whatever the order, with no sort.
  */
 final class ZarrDataWriter implements DataWriter<InternalRow> {
+  static final String BUFFER_BYTES = "fs.zarr.write.buffer.bytes";
   private final WriteLayout layout;
   private final Configuration conf;
   private final String attemptDir;
@@ -38,10 +45,19 @@ final class ZarrDataWriter implements DataWriter<InternalRow> {
   private final int[] chunkShape;
   private final long[] maxPositions;
   private final Map<Integer, TreeMap<Long, Object>> coordinates = new HashMap<>();
-  private final List<String> keys = new ArrayList<>();
-  private final Set<List<Long>> done = new HashSet<>();
+  private final Set<String> keys = new LinkedHashSet<>();
+  /** Chunks being assembled, least recently used first. */
+  private final LinkedHashMap<List<Long>, ChunkAssembler> open = new LinkedHashMap<>(16, 0.75f, true);
+  /** Chunks staged before they were complete, with the elements written so far. */
+  private final Map<List<Long>, BitSet> spilled = new HashMap<>();
+  /** Chunks staged complete: any further row for one repeats a position. */
+  private final Set<List<Long>> completed = new HashSet<>();
+  private final long bufferBytes;
+  private long openBytes;
+  private final long[] chunkOfRow;
   private HadoopStore staging;
   private HadoopStore target;
+  /** The chunk of the previous row: rows usually come chunk by chunk, so no lookup is needed. */
   private ChunkAssembler current;
   private long chunksWritten;
   private long bytesWritten;
@@ -55,29 +71,43 @@ final class ZarrDataWriter implements DataWriter<InternalRow> {
     this.chunkShape = layout.chunks();
     this.maxPositions = new long[rank];
     Arrays.fill(maxPositions, -1);
+    this.chunkOfRow = new long[rank];
+    this.bufferBytes = conf.getLong(BUFFER_BYTES, -1) > 0 ? conf.getLong(BUFFER_BYTES, -1) : bufferBytes(layout);
+  }
+
+  /**
+   * An eighth of the heap (shared by the tasks of an executor), but always room for two chunks;
+   * the Hadoop setting (or write option) {@value #BUFFER_BYTES} sets it.
+   */
+  private static long bufferBytes(WriteLayout layout) {
+    long chunkBytes = 0;
+    int elements = Arrays.stream(layout.chunks()).reduce(1, Math::multiplyExact);
+    for (WriteLayout.Var v : layout.vars()) {
+      chunkBytes += (long) elements * Math.max(8, v.array().metadata().dataType().size());
+    }
+    return Math.max(2 * chunkBytes, Runtime.getRuntime().maxMemory() / 8);
   }
 
   @Override
   public void write(InternalRow row) throws IOException {
     long[] pos = positions(row);
-    long[] chunk = new long[rank];
+    boolean sameChunk = current != null;
     int index = 0;
     for (int d = 0; d < rank; d++) {
-      chunk[d] = pos[d] / chunkShape[d];
-      index = index * chunkShape[d] + (int) (pos[d] - chunk[d] * chunkShape[d]);
+      long c = pos[d] / chunkShape[d];
+      chunkOfRow[d] = c;
+      sameChunk = sameChunk && current.coords()[d] == c;
+      index = index * chunkShape[d] + (int) (pos[d] - c * chunkShape[d]);
       maxPositions[d] = Math.max(maxPositions[d], pos[d]);
     }
-    if (current == null || !Arrays.equals(current.coords(), chunk)) {
-      flush();
-      if (!done.add(boxed(chunk))) {
-        throw new IllegalStateException("rows of chunk " + Arrays.toString(chunk)
-            + " arrived after the chunk was written: the input is not sorted by chunk");
+    if (!sameChunk) {
+      if (completed.contains(boxed(chunkOfRow))) {
+        throw duplicate(pos);
       }
-      current = new ChunkAssembler(chunk, chunkShape, layout.vars());
+      current = assembler(chunkOfRow.clone());
     }
     if (!current.claim(index)) {
-      throw new IllegalArgumentException("duplicate position " + describe(pos)
-          + ": two rows give a value for the same element of " + layout.location());
+      throw duplicate(pos);
     }
     List<WriteLayout.Var> vars = layout.vars();
     for (int v = 0; v < vars.size(); v++) {
@@ -92,6 +122,82 @@ final class ZarrDataWriter implements DataWriter<InternalRow> {
       current.set(v, index, value);
     }
     recordCoordinates(row, pos);
+    if (current.isComplete()) {
+      close(current);
+      flush(current);
+      completed.add(boxed(current.coords()));
+      current = null;
+    }
+  }
+
+  private IllegalArgumentException duplicate(long[] pos) {
+    return new IllegalArgumentException("duplicate position " + describe(pos)
+        + ": two rows give a value for the same element of " + layout.location());
+  }
+
+  /** The open chunk at {@code coords}: already open, resumed from staging, or new. */
+  private ChunkAssembler assembler(long[] coords) throws IOException {
+    List<Long> key = boxed(coords);
+    ChunkAssembler a = open.get(key);
+    if (a != null) {
+      return a;
+    }
+    BitSet before = spilled.remove(key);
+    a = before == null ? new ChunkAssembler(coords, chunkShape, expected(coords), layout.vars())
+        : resume(coords, before);
+    open.put(key, a);
+    openBytes += a.bytes();
+    spillBeyondBuffer(a);
+    return a;
+  }
+
+  /** Elements that complete the chunk: those inside the array, or all when its extent is open. */
+  private int expected(long[] coords) {
+    int n = 1;
+    for (int d = 0; d < rank; d++) {
+      long limit = layout.dims().get(d).limit();
+      long start = coords[d] * chunkShape[d];
+      n *= limit < 0 ? chunkShape[d] : (int) Math.max(0, Math.min(chunkShape[d], limit - start));
+    }
+    return n;
+  }
+
+  /** Stages the least recently used open chunks (never {@code keep}) until the buffer has room. */
+  private void spillBeyondBuffer(ChunkAssembler keep) throws IOException {
+    java.util.Iterator<Map.Entry<List<Long>, ChunkAssembler>> it = open.entrySet().iterator();
+    while (openBytes > bufferBytes && it.hasNext()) {
+      Map.Entry<List<Long>, ChunkAssembler> e = it.next();
+      if (e.getValue() == keep) {
+        continue;
+      }
+      it.remove();
+      openBytes -= e.getValue().bytes();
+      flush(e.getValue());
+      spilled.put(e.getKey(), e.getValue().written());
+    }
+  }
+
+  /** A spilled chunk, decoded back from staging with the record of which elements it has. */
+  private ChunkAssembler resume(long[] coords, BitSet written) throws IOException {
+    List<WriteLayout.Var> vars = layout.vars();
+    ChunkData[] chunks = new ChunkData[vars.size()];
+    for (int v = 0; v < chunks.length; v++) {
+      WriteLayout.Var var = vars.get(v);
+      String key = chunkKey(var, coords);
+      byte[] stored = staging().get(key).orElseThrow(() -> new IOException(
+          "the staged part of chunk " + key + " of " + layout.location() + " is gone"));
+      chunks[v] = new ZarrArray(staging(), var.path(), var.array().metadata()).decodeChunk(key, stored);
+    }
+    return new ChunkAssembler(coords, expected(coords), vars, chunks, written);
+  }
+
+  private void close(ChunkAssembler a) {
+    open.remove(boxed(a.coords()));
+    openBytes -= a.bytes();
+  }
+
+  private static String chunkKey(WriteLayout.Var var, long[] coords) {
+    return StoreKeys.join(var.path(), var.array().metadata().chunkKeyEncoding().key(coords));
   }
 
   private long[] positions(InternalRow row) {
@@ -150,16 +256,13 @@ final class ZarrDataWriter implements DataWriter<InternalRow> {
     return out;
   }
 
-  /** Encodes and stages the current chunk of every value array. */
-  private void flush() throws IOException {
-    if (current == null) {
-      return;
-    }
+  /** Encodes and stages chunk {@code a} of every value array. */
+  private void flush(ChunkAssembler a) throws IOException {
     for (int v = 0; v < layout.vars().size(); v++) {
       WriteLayout.Var var = layout.vars().get(v);
       ArrayMetadata md = var.array().metadata();
-      String key = StoreKeys.join(var.path(), md.chunkKeyEncoding().key(current.coords()));
-      ChunkData chunk = current.chunk(v, var.merge() ? existing(var, key) : Optional.empty());
+      String key = chunkKey(var, a.coords());
+      ChunkData chunk = a.chunk(v, var.merge() ? existing(var, key) : Optional.empty());
       long start = System.nanoTime();
       byte[] encoded = md.codec().encode(chunk);
       encodeNanos += System.nanoTime() - start;
@@ -167,6 +270,14 @@ final class ZarrDataWriter implements DataWriter<InternalRow> {
       keys.add(key);
       chunksWritten++;
       bytesWritten += encoded.length;
+    }
+  }
+
+  /** Stages every chunk still open: complete or not, what the task's rows gave is all there is. */
+  private void flushOpen() throws IOException {
+    for (ChunkAssembler a : List.copyOf(open.values())) {
+      close(a);
+      flush(a);
     }
     current = null;
   }
@@ -197,18 +308,19 @@ final class ZarrDataWriter implements DataWriter<InternalRow> {
     while (rows.hasNext()) {
       write(rows.next());
     }
-    flush();
+    flushOpen();
   }
 
   @Override
   public ZarrCommitMessage commit() throws IOException {
-    flush();
+    flushOpen();
     return new ZarrCommitMessage(attemptDir, List.copyOf(keys), maxPositions.clone(), coordinates);
   }
 
   @Override
   public void abort() throws IOException {
     current = null;
+    open.clear();
     if (staging != null) {
       staging.fileSystem().delete(staging.root(), true);
     }

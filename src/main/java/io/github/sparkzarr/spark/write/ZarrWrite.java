@@ -8,7 +8,6 @@ import org.apache.spark.sql.connector.distributions.Distribution;
 import org.apache.spark.sql.connector.distributions.Distributions;
 import org.apache.spark.sql.connector.expressions.Expression;
 import org.apache.spark.sql.connector.expressions.Expressions;
-import org.apache.spark.sql.connector.expressions.SortDirection;
 import org.apache.spark.sql.connector.expressions.SortOrder;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.write.BatchWrite;
@@ -16,10 +15,11 @@ import org.apache.spark.sql.connector.write.RequiresDistributionAndOrdering;
 
 /**
  * Asks Spark to cluster rows by chunk ({@code zarr_chunk(position, chunk_length[, offset])} per
- * dimension, resolved through the zarr catalog's functions) and to sort each task's rows by chunk,
- * so a chunk is assembled by one task and flushed as soon as it is complete. The distribution is
- * strictly required and no advisory size is set: adaptive execution may coalesce tasks, never
- * split one chunk across two.
+ * dimension, resolved through the zarr catalog's functions), so a chunk is assembled by one task.
+ * No sort is asked for: sorting every row by chunk cost far more than the write itself, and the
+ * task assembles chunks in any order within a bounded buffer ({@link ZarrDataWriter}). The
+ * distribution is strictly required and no advisory size is set: adaptive execution may coalesce
+ * tasks, never split one chunk across two.
  */
 final class ZarrWrite implements RequiresDistributionAndOrdering {
   private final WritePlan plan;
@@ -50,12 +50,7 @@ final class ZarrWrite implements RequiresDistributionAndOrdering {
 
   @Override
   public SortOrder[] requiredOrdering() {
-    Expression[] e = chunkExpressions();
-    SortOrder[] out = new SortOrder[e.length];
-    for (int i = 0; i < e.length; i++) {
-      out[i] = Expressions.sort(e[i], SortDirection.ASCENDING);
-    }
-    return out;
+    return new SortOrder[0];
   }
 
   @Override
