@@ -103,6 +103,11 @@ final class ChunkAssembler {
     }
   }
 
+  /** Sets element {@code index} of fixed-size variable {@code v} from a non-null column of {@code row}. */
+  void copy(int v, int index, org.apache.spark.sql.catalyst.InternalRow row, int ordinal) {
+    vars.get(v).type().copy(row, ordinal, views[v], index);
+  }
+
   /** The assembled chunk of variable {@code v}, with unwritten elements taken from {@code old}. */
   ChunkData chunk(int v, Optional<ChunkData> old) {
     ChunkData out = chunks[v];

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import io.github.sparkzarr.zarr.dtype.DataType.Kind;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DayTimeIntervalType;
@@ -99,6 +100,20 @@ public enum ElementType {
       case INT64, DATETIME_US, TIMEDELTA_US -> buf.putLong(index * 8, (Long) value);
       case FLOAT32 -> buf.putFloat(index * 4, (Float) value);
       case FLOAT64 -> buf.putDouble(index * 8, (Double) value);
+      default -> throw new IllegalStateException(this + " is variable-length");
+    }
+  }
+
+  /** Stores the non-null fixed-size value in column {@code ordinal} of {@code row}, unboxed. */
+  public void copy(InternalRow row, int ordinal, ByteBuffer buf, int index) {
+    switch (this) {
+      case BOOL -> buf.put(index, (byte) (row.getBoolean(ordinal) ? 1 : 0));
+      case INT8 -> buf.put(index, row.getByte(ordinal));
+      case INT16 -> buf.putShort(index * 2, row.getShort(ordinal));
+      case INT32 -> buf.putInt(index * 4, row.getInt(ordinal));
+      case INT64, DATETIME_US, TIMEDELTA_US -> buf.putLong(index * 8, row.getLong(ordinal));
+      case FLOAT32 -> buf.putFloat(index * 4, row.getFloat(ordinal));
+      case FLOAT64 -> buf.putDouble(index * 8, row.getDouble(ordinal));
       default -> throw new IllegalStateException(this + " is variable-length");
     }
   }

@@ -112,14 +112,17 @@ final class ZarrDataWriter implements DataWriter<InternalRow> {
     List<WriteLayout.Var> vars = layout.vars();
     for (int v = 0; v < vars.size(); v++) {
       WriteLayout.Var var = vars.get(v);
-      Object value = row.isNullAt(var.ordinal()) ? null
-          : var.type().plain(row.get(var.ordinal(), var.type().sparkType()));
-      if (value == null && !var.type().isVariableLength() && var.array().metadata().fillValue().isNull()) {
-        throw new IllegalArgumentException("column '" + var.column() + "' is null at " + describe(pos)
-            + ", but its array has no fill value to store for a null (the default for "
-            + var.type().sparkType().simpleString() + " columns); give option fill_value");
+      if (row.isNullAt(var.ordinal())) {
+        if (!var.type().isVariableLength() && var.array().metadata().fillValue().isNull()) {
+          throw new IllegalArgumentException("column '" + var.column() + "' is null at " + describe(pos)
+              + ", but its array has no fill value to store for a null (the default for "
+              + var.type().sparkType().simpleString() + " columns); give option fill_value");
+        }
+      } else if (var.type().isVariableLength()) {
+        current.set(v, index, var.type().plain(row.get(var.ordinal(), var.type().sparkType())));
+      } else {
+        current.copy(v, index, row, var.ordinal());
       }
-      current.set(v, index, value);
     }
     recordCoordinates(row, pos);
     if (current.isComplete()) {
