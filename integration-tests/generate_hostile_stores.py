@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes small broken or hostile Zarr stores (v1, v2, v3) and hostile-manifest.json.
+"""Writes small broken or hostile Zarr stores (v1, v2, v3, 2022 v3 draft) and hostile-manifest.json.
 
 Usage: /usr/bin/python3 integration-tests/generate_hostile_stores.py [OUTDIR]
 (default OUTDIR: src/test/resources/corpus/hostile)
@@ -7,11 +7,13 @@ Usage: /usr/bin/python3 integration-tests/generate_hostile_stores.py [OUTDIR]
 Unlike generate_bad_v2_stores.py, nothing here goes through zarr-python: metadata is written as
 JSON by hand (so any field can be wrong in any way) and chunks are encoded with numcodecs, then
 truncated, corrupted, padded or replaced by decompression bombs. Each case is one store holding
-one array at path "a". The manifest says, per case: the store, its format, the array path, the key
+one array at path "a" (in a v3 draft store: meta/root/a.array.json, chunks data/root/a/c<i>).
+The manifest says, per case: the store, its format (v1, v2, v3, v3draft), the array path, the key
 the error must name, a substring the error must contain, and whether opening ("open") or reading
 ("read") must fail. Optional "region" {start, shape} reads part of the array instead of all.
 
 Cases too big to commit (100 MB JSON, 10,000-level hierarchies) are built by HostileStoresTest.
+The output is the same on every run (gzip timestamps zeroed, blosc single-threaded).
 """
 
 import bz2
@@ -24,6 +26,7 @@ import struct
 import sys
 import zlib
 
+import numcodecs
 import numpy as np
 from numcodecs import (BZ2, LZ4, LZMA, Adler32, Blosc, CRC32, Delta, GZip, VLenBytes, VLenUTF8,
                        Zlib, Zstd)
@@ -35,6 +38,7 @@ CHUNK = 8
 CHUNK_BYTES = CHUNK * 4
 BOMB_BYTES = 64 << 20
 CASES = []
+numcodecs.blosc.use_threads = False  # blosc's threads split blocks differently from run to run
 
 
 # ---- helpers ------------------------------------------------------------------------------
@@ -67,6 +71,12 @@ def zeros_stream(compressor, total):
     return b"".join(out)
 
 
+def encoded(codec, data):
+    """codec.encode(data) as bytes; a gzip stream's timestamp is zeroed so reruns are identical."""
+    out = bytes(codec.encode(data))
+    return out[:4] + bytes(4) + out[8:] if isinstance(codec, GZip) else out
+
+
 def crc32c(data):
     crc = 0xFFFFFFFF
     for b in data:
@@ -97,7 +107,7 @@ def v2(out, name, zarr_doc=None, chunks=None, compressor=Zlib(1), filters=()):
             data = chunk_values(i)
             for f in filters:
                 data = f.encode(data)
-            data = compressor.encode(data) if compressor is not None else data
+            data = encoded(compressor, data) if compressor is not None else data
         if data is not None:
             put(out, name, key, data if isinstance(data, bytes) else bytes(data))
 
@@ -196,7 +206,7 @@ def bombs():
     zeros = bytes(BOMB_BYTES)
     return [
         ("zlib", {"id": "zlib", "level": 1}, zeros_stream(zlib.compressobj(9), BOMB_BYTES)),
-        ("gzip", {"id": "gzip", "level": 1}, gzip.compress(zeros, 9)),
+        ("gzip", {"id": "gzip", "level": 1}, gzip.compress(zeros, 9, mtime=0)),
         ("bz2", {"id": "bz2", "level": 1}, zeros_stream(bz2.BZ2Compressor(9), BOMB_BYTES)),
         ("lzma", {"id": "lzma", "format": 1, "check": -1, "preset": None, "filters": None},
          zeros_stream(lzma.LZMACompressor(format=lzma.FORMAT_XZ), BOMB_BYTES)),
@@ -221,7 +231,7 @@ def v2_chunk_cases(out):
         ("none", None, None),
     ]
     for cname, config, codec in codecs:
-        good = bytes(codec.encode(chunk_values(1))) if codec else chunk_values(1)
+        good = encoded(codec, chunk_values(1)) if codec else chunk_values(1)
         doc = zarray(compressor=config)
         variants = [("truncated", good[: len(good) // 2])]
         # zlib and lzma ignore bytes after the end of the stream, as Python's modules do: the
@@ -373,7 +383,7 @@ def zarr_json(**over):
     return {k: v for k, v in z.items() if v != "DELETE"}
 
 
-def v3(out, name, doc=None, chunks=None, encode=lambda b: gzip.compress(b, 1), root=None):
+def v3(out, name, doc=None, chunks=None, encode=lambda b: gzip.compress(b, 1, mtime=0), root=None):
     put(out, name, "zarr.json", root or {"zarr_format": 3, "node_type": "group", "attributes": {}})
     put(out, name, "a/zarr.json", zarr_json() if doc is None else doc)
     for i in range(3):
@@ -453,7 +463,7 @@ def v3_chunk_cases(out):
     crc_doc = zarr_json(codecs=[BYTES, {"name": "crc32c"}])
     blosc_doc = zarr_json(codecs=[BYTES, {"name": "blosc", "configuration": {
         "cname": "lz4", "clevel": 5, "shuffle": "shuffle", "typesize": 4, "blocksize": 0}}])
-    good_gzip = gzip.compress(chunk_values(1), 1)
+    good_gzip = gzip.compress(chunk_values(1), 1, mtime=0)
     good_zstd = bytes(Zstd(1).encode(chunk_values(1)))
     crc_ok = chunk_values(1) + struct.pack("<I", crc32c(chunk_values(1)))
     zstd_enc = lambda b: bytes(Zstd(1).encode(b))  # noqa: E731
@@ -461,7 +471,7 @@ def v3_chunk_cases(out):
     blosc_enc = lambda b: bytes(Blosc("lz4", 5, 1).encode(b))  # noqa: E731
     for name, doc, enc, data, error, note in [
             ("v3_gzip_chunk_truncated", None, None, good_gzip[:12], "gzip", "truncated gzip"),
-            ("v3_gzip_bomb", None, None, gzip.compress(bytes(BOMB_BYTES), 9), "gzip",
+            ("v3_gzip_bomb", None, None, gzip.compress(bytes(BOMB_BYTES), 9, mtime=0), "gzip",
              "gzip chunk decoding to 64 MiB"),
             ("v3_zstd_chunk_corrupted", zstd_doc, zstd_enc,
              good_zstd[:6] + bytes(b ^ 0x33 for b in good_zstd[6:]), "zstd", "corrupt zstd"),
@@ -531,6 +541,179 @@ def v3_shard_cases(out):
          "inner chunk shape 5 does not divide the shard shape 16")
 
 
+# ---- v3 draft (2022) ----------------------------------------------------------------------
+# zarr-python 2.13's layout: entry point zarr.json, documents under meta/root/, chunks under
+# data/root/<path>/c<i>; the compressor is numcodecs' configuration under a codec URI.
+
+PROTOCOL = "https://purl.org/zarr/spec/protocol/core/3.0"
+CODEC_URI = "https://purl.org/zarr/spec/codec/%s/1.0"
+DRAFT_ARRAY_KEY = "meta/root/a.array.json"
+
+
+def entry_point(**over):
+    e = {"extensions": [], "metadata_encoding": PROTOCOL, "metadata_key_suffix": ".json",
+         "zarr_format": PROTOCOL}
+    e.update(over)
+    return {k: v for k, v in e.items() if v != "DELETE"}
+
+
+def draft_compressor(name, **config):
+    return {"codec": CODEC_URI % name, "configuration": config}
+
+
+def array_json(**over):
+    a = {"attributes": {}, "chunk_grid": {"chunk_shape": [CHUNK], "separator": "/",
+                                          "type": "regular"},
+         "chunk_memory_layout": "C", "compressor": draft_compressor("zlib", level=1),
+         "data_type": "<i4", "extensions": [], "fill_value": 0, "shape": [20]}
+    a.update(over)
+    return {k: v for k, v in a.items() if v != "DELETE"}
+
+
+def grid(chunk_shape, separator="/"):
+    return {"chunk_shape": chunk_shape, "separator": separator, "type": "regular"}
+
+
+def v3draft(out, name, doc=None, chunks=None, compressor=Zlib(1), entry=None):
+    """A draft store with array "a" (as zarr-python 2.13 lays it out); chunks default to valid."""
+    put(out, name, "zarr.json", entry_point() if entry is None else entry)
+    put(out, name, "meta/root.group.json", {"attributes": {}, "extensions": []})
+    put(out, name, DRAFT_ARRAY_KEY, array_json() if doc is None else doc)
+    for i in range(3):
+        key = "data/root/a/c%d" % i
+        data = (chunks or {}).get(key)
+        if data is None:
+            data = encoded(compressor, chunk_values(i)) if compressor else chunk_values(i)
+        put(out, name, key, data)
+
+
+def v3draft_entry_point_cases(out):
+    for name, over, error in [
+            ("v3draft_entry_extension_must_understand",
+             {"extensions": [{"extension": "https://example.com/ext/1.0", "must_understand": True}]},
+             "extension"),
+            ("v3draft_entry_extensions_object", {"extensions": {"x": 1}}, "extensions"),
+            ("v3draft_entry_metadata_encoding_unknown",
+             {"metadata_encoding": "https://purl.org/zarr/spec/protocol/cbor/1.0"},
+             "metadata_encoding"),
+            ("v3draft_entry_key_suffix_dotdot", {"metadata_key_suffix": "/../../etc/x.json"},
+             "metadata_key_suffix"),
+            ("v3draft_entry_key_suffix_backslash", {"metadata_key_suffix": ".json\\..\\..\\x"},
+             "metadata_key_suffix"),
+            ("v3draft_entry_key_suffix_number", {"metadata_key_suffix": 7}, "metadata_key_suffix"),
+            ("v3draft_entry_zarr_format_unknown_version",
+             {"zarr_format": "https://purl.org/zarr/spec/protocol/core/4.0"},
+             "unsupported zarr_format")]:
+        v3draft(out, name, entry=entry_point(**over))
+        case(name, "v3draft", "zarr.json", error, "open", "bad entry point field: %s" % list(over))
+    for name, body, error in [
+            ("v3draft_entry_non_utf8",
+             b'{"zarr_format": "https://purl.org/zarr/spec/protocol/core/3.0\xff\xfe"}', "JSON"),
+            ("v3draft_entry_list", b'["https://purl.org/zarr/spec/protocol/core/3.0"]',
+             "JSON object")]:
+        v3draft(out, name)
+        put(out, name, "zarr.json", body)
+        case(name, "v3draft", "zarr.json", error, "open", "unusable entry point bytes")
+
+
+def v3draft_array_cases(out):
+    sharding = [{"extension": "https://purl.org/zarr/spec/storage_transformers/sharding/1.0",
+                 "type": "indexed", "configuration": {"chunks_per_shard": [2]}}]
+    for name, over, error in [
+            ("v3draft_shape_string", {"shape": "20"}, "shape"),
+            ("v3draft_shape_negative", {"shape": [-20]}, "shape"),
+            ("v3draft_shape_missing", {"shape": "DELETE"}, "shape"),
+            ("v3draft_shape_product_overflows_long",
+             {"shape": [2 ** 62, 4], "chunk_grid": grid([1, 1])}, "elements"),
+            ("v3draft_chunk_2pow40_elements",
+             {"shape": [2 ** 20, 2 ** 20], "chunk_grid": grid([2 ** 20, 2 ** 20])}, "chunk"),
+            ("v3draft_chunk_grid_rectilinear",
+             {"chunk_grid": {"type": "rectilinear", "chunk_shape": [CHUNK]}}, "chunk_grid"),
+            ("v3draft_chunk_shape_wrong_rank", {"chunk_grid": grid([CHUNK, CHUNK])}, "ranks"),
+            ("v3draft_chunk_shape_zero", {"chunk_grid": grid([0])}, "positive"),
+            ("v3draft_separator_dotdot", {"chunk_grid": grid([CHUNK], "..")}, "separator"),
+            ("v3draft_separator_backslash", {"chunk_grid": grid([CHUNK], "\\")}, "separator"),
+            ("v3draft_data_type_unknown", {"data_type": "<i16"}, "i16"),
+            ("v3draft_data_type_number", {"data_type": 7}, "data_type"),
+            ("v3draft_data_type_struct_order", {"data_type": "!i4"}, "!i4"),
+            ("v3draft_data_type_object", {"data_type": "|O"}, "object"),
+            ("v3draft_data_type_extension_without_type",
+             {"data_type": {"extension": "https://example.com/dtype/1.0", "fallback": None}},
+             'no "type"'),
+            ("v3draft_memory_layout_lowercase", {"chunk_memory_layout": "c"},
+             "chunk_memory_layout"),
+            ("v3draft_memory_layout_missing", {"chunk_memory_layout": "DELETE"},
+             "chunk_memory_layout"),
+            ("v3draft_fill_value_missing", {"fill_value": "DELETE"}, "fill_value"),
+            ("v3draft_fill_value_text_for_int", {"fill_value": "zero"}, "fill"),
+            ("v3draft_fill_value_out_of_range", {"fill_value": 2 ** 40}, "fill"),
+            ("v3draft_compressor_string", {"compressor": "zlib"}, "compressor"),
+            ("v3draft_compressor_unknown_uri", {"compressor": draft_compressor("zfp")}, "zfp"),
+            ("v3draft_compressor_configuration_list",
+             {"compressor": {"codec": CODEC_URI % "zlib", "configuration": [1]}}, "configuration"),
+            ("v3draft_compressor_level_text", {"compressor": draft_compressor("zlib", level="max")},
+             "level"),
+            # The URI names zlib; an "id" in the configuration must not swap in another codec.
+            ("v3draft_compressor_id_overrides_uri",
+             {"compressor": draft_compressor("zlib", id="delta", dtype="<i4")}, "configuration id"),
+            ("v3draft_extension_must_understand",
+             {"extensions": [{"extension": "https://example.com/ext/1.0", "must_understand": True}]},
+             "extension"),
+            ("v3draft_attributes_list", {"attributes": [1]}, "attributes"),
+            ("v3draft_storage_transformer_sharding", {"storage_transformers": sharding},
+             "storage_transformers")]:
+        v3draft(out, name, array_json(**over))
+        case(name, "v3draft", DRAFT_ARRAY_KEY, error, "open", "bad .array.json field: %s"
+             % list(over))
+    for name, body, error in [
+            ("v3draft_array_json_non_utf8", b'{"shape": [20], "data_type": "<\xc3\x28i4"}', "JSON"),
+            ("v3draft_array_json_nested_10000",
+             b'{"shape": [20], "attributes": ' + b"[" * 10000 + b"]" * 10000 + b"}", "nesting")]:
+        v3draft(out, name)
+        put(out, name, DRAFT_ARRAY_KEY, body)
+        case(name, "v3draft", DRAFT_ARRAY_KEY, error, "open", "unusable .array.json bytes")
+
+
+def v3draft_chunk_cases(out):
+    key = "data/root/a/c1"
+    zlib_ok = encoded(Zlib(1), chunk_values(1))
+    blosc_ok = encoded(Blosc("lz4", 5, 1), chunk_values(1))
+    blosc_2gib = bytearray(blosc_ok)
+    struct.pack_into("<I", blosc_2gib, 4, 0x7FFFFFF0)
+    gzip_head = bytearray(encoded(GZip(1), chunk_values(1)))
+    for i in range(8):
+        gzip_head[i] ^= 0x5A
+    blosc = draft_compressor("blosc", cname="lz4", clevel=5, shuffle=1, blocksize=0)
+    for name, compressor, codec, data, error, note in [
+            ("v3draft_zlib_chunk_truncated", draft_compressor("zlib", level=1), Zlib(1),
+             zlib_ok[:len(zlib_ok) // 2], "zlib", "truncated zlib chunk"),
+            ("v3draft_zlib_bomb", draft_compressor("zlib", level=1), Zlib(1),
+             zeros_stream(zlib.compressobj(9), BOMB_BYTES), "zlib",
+             "zlib chunk decoding to 64 MiB for a 32-byte chunk"),
+            ("v3draft_gzip_chunk_corrupted_header", draft_compressor("gzip", level=1), GZip(1),
+             bytes(gzip_head), "gzip", "gzip header bytes flipped"),
+            ("v3draft_bz2_chunk_oversized", draft_compressor("bz2", level=1), BZ2(1),
+             encoded(BZ2(1), chunk_values(1)) + b"\xa5" * 64, "bz2", "bz2 stream + 64 bytes"),
+            ("v3draft_bz2_bomb", draft_compressor("bz2", level=1), BZ2(1),
+             zeros_stream(bz2.BZ2Compressor(9), BOMB_BYTES), "bz2", "bz2 chunk decoding to 64 MiB"),
+            ("v3draft_lzma_chunk_truncated", draft_compressor("lzma", format=1, check=-1,
+                                                              preset=None, filters=None),
+             LZMA(), encoded(LZMA(), chunk_values(1))[:30], "lzma", "truncated xz stream"),
+            ("v3draft_lz4_header_claims_2gib", draft_compressor("lz4", acceleration=1), LZ4(1),
+             struct.pack("<i", 0x7FFFFFF0) + b"\x00" * 16, "lz4", "lz4 size header says 2 GiB"),
+            ("v3draft_blosc_chunk_truncated", blosc, Blosc("lz4", 5, 1), blosc_ok[:20], "blosc",
+             "truncated blosc"),
+            ("v3draft_blosc_header_claims_2gib", blosc, Blosc("lz4", 5, 1), bytes(blosc_2gib),
+             "blosc", "blosc nbytes says 2 GiB"),
+            ("v3draft_raw_chunk_short", "DELETE", None, chunk_values(1)[:-4], "bytes",
+             "uncompressed chunk 4 bytes short"),
+            ("v3draft_raw_chunk_oversized", "DELETE", None, chunk_values(1) + b"\x00" * 4, "bytes",
+             "uncompressed chunk 4 bytes too long")]:
+        v3draft(out, name, array_json(compressor=compressor), chunks={key: data},
+                compressor=codec)
+        case(name, "v3draft", key, error, "read", note)
+
+
 def main():
     out = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else DEFAULT_OUT)
     shutil.rmtree(out, ignore_errors=True)
@@ -542,11 +725,13 @@ def main():
     v3_metadata_cases(out)
     v3_chunk_cases(out)
     v3_shard_cases(out)
+    v3draft_entry_point_cases(out)
+    v3draft_array_cases(out)
+    v3draft_chunk_cases(out)
     names = [c["name"] for c in CASES]
     assert len(names) == len(set(names)), "duplicate case names"
     with open(os.path.join(out, "hostile-manifest.json"), "w", encoding="utf-8") as f:
-        json.dump({"version": 1, "v3_draft": "not included: no draft reader on this branch",
-                   "cases": CASES}, f, indent=1)
+        json.dump({"version": 1, "cases": CASES}, f, indent=1)
     print("wrote %d hostile stores to %s" % (len(CASES), out))
 
 

@@ -19,7 +19,7 @@ from numcodecs import BZ2, LZ4, LZMA, Adler32, Blosc, CRC32, Delta, GZip, VLenBy
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from generate_hostile_stores import shard  # noqa: E402
+from generate_hostile_stores import encoded, shard  # noqa: E402
 ROOT = os.path.join(HERE, "..")
 CORPUS = os.path.join(ROOT, "src", "test", "resources", "corpus")
 OUT = os.path.join(ROOT, "src", "test", "resources", "io", "github", "sparkzarr", "zarr", "fuzz")
@@ -55,7 +55,10 @@ def hostile_chunks(word):
     """Chunks of hostile stores whose name mentions `word`."""
     out = []
     for d in sorted(glob.glob(os.path.join(CORPUS, "hostile", "*%s*" % word))):
-        for p in sorted(glob.glob(os.path.join(d, "a", "**", "[0-9]*"), recursive=True)):
+        # v1/v2/v3 chunks: a/0, a/c/0; v3 draft chunks: data/root/a/c0
+        found = glob.glob(os.path.join(d, "a", "**", "[0-9]*"), recursive=True) \
+            + glob.glob(os.path.join(d, "data", "root", "a", "c[0-9]*"))
+        for p in sorted(found):
             if os.path.isfile(p):
                 with open(p, "rb") as f:
                     out.append(f.read())
@@ -71,6 +74,10 @@ def main():
     total += seeds("MetadataFuzzTest", "v3ZarrJson",
                    files("v3/**/zarr.json", 10) + files("v3-sharded/**/zarr.json", 5)
                    + files("hostile/v3_*/a/zarr.json", 25))
+    total += seeds("MetadataFuzzTest", "v3Draft",
+                   files("v3draft/draft.zarr/zarr.json") + files("v3draft/draft.zarr/meta/**/*.json", 14)
+                   + files("hostile/v3draft_entry_*/zarr.json", 10)
+                   + files("hostile/v3draft_*/meta/root/a.array.json", 15))
     total += seeds("MetadataFuzzTest", "consolidated",
                    files("v2/**/.zmetadata") + files("hostile/*/.zmetadata")
                    + files("hostile/v3_consolidated_*/zarr.json"))
@@ -79,7 +86,7 @@ def main():
         "blosc": [bytes(Blosc(c, 5, s).encode(raw)) for c in ("lz4", "zstd", "zlib", "blosclz")
                   for s in (0, 1, 2)] + hostile_chunks("blosc"),
         "zlib": [bytes(Zlib(1).encode(raw))] + hostile_chunks("zlib"),
-        "gzip": [bytes(GZip(1).encode(raw))] + hostile_chunks("gzip"),
+        "gzip": [encoded(GZip(1), raw)] + hostile_chunks("gzip"),
         "bz2": [bytes(BZ2(1).encode(raw))] + hostile_chunks("bz2"),
         "lzma": [bytes(LZMA().encode(raw))] + hostile_chunks("lzma"),
         "zstd": [bytes(Zstd(1).encode(raw))] + hostile_chunks("zstd"),

@@ -34,12 +34,18 @@ final class V3DraftCodecs {
     if (!configuration.isMissingNode() && !configuration.isObject()) {
       throw new CodecException("compressor configuration must be an object, got " + configuration);
     }
-    ObjectNode config = Json.object().put("id", name);
+    JsonNode id = configuration.path("id");
+    if (!id.isMissingNode() && !id.asText().equals(name)) {
+      // The URI picks the codec; a numcodecs id in the configuration must not swap in another.
+      throw new CodecException("compressor configuration id " + id + " contradicts its codec '" + uri + "'");
+    }
+    ObjectNode config = Json.object();
     if (configuration.isObject()) {
       config.setAll(((ObjectNode) configuration).deepCopy());
     }
+    config.put("id", name);
     Codec codec = CodecRegistry.fromConfig(config);
-    return (BytesCodec) codec;
+    return (BytesCodec) codec; // every name in NAMES is a compressor
   }
 
   /** "zlib" for ".../codec/zlib/1.0"; an error for codecs the draft writers do not name. */

@@ -9,6 +9,7 @@ import io.github.sparkzarr.zarr.codec.CodecException;
 import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.dtype.NumpyDtype;
+import io.github.sparkzarr.zarr.store.StoreKeys;
 import java.util.List;
 import java.util.Set;
 
@@ -27,6 +28,8 @@ public final class V3DraftMetadata {
   /** The draft's later specification URI, also accepted. */
   private static final Set<String> FORMAT_URIS = Set.of(PROTOCOL_URI, "https://purl.org/zarr/spec/core/3.0");
   private static final String DEFAULT_SUFFIX = ".json";
+  /** The prefix of every URI the draft's documents use. */
+  private static final String SPEC_URI_BASE = "https://purl.org/zarr/spec/";
 
   // ---- entry point ------------------------------------------------------------------------
 
@@ -36,21 +39,57 @@ public final class V3DraftMetadata {
     return format != null && format.isTextual() && FORMAT_URIS.contains(format.asText());
   }
 
-  /** The metadata key suffix the entry point declares; refuses extensions it must understand. */
+  /**
+   * True when {@code doc} claims to be a draft entry point of a version we do not know: its
+   * zarr_format is a URI below the draft's "https://purl.org/zarr/spec/".
+   */
+  public static boolean isUnknownDraftVersion(ObjectNode doc) {
+    JsonNode format = doc.get("zarr_format");
+    return format != null && format.isTextual() && format.asText().startsWith(SPEC_URI_BASE) && !isEntryPoint(doc);
+  }
+
+  /**
+   * The metadata key suffix the entry point declares; refuses extensions it must understand and
+   * metadata encodings other than the draft's JSON.
+   */
   public static String keySuffix(ObjectNode entry, String location) throws ZarrException {
     if (!isEntryPoint(entry)) {
       throw new ZarrException(location, ENTRY_POINT_KEY, "not a v3 draft entry point: zarr_format must be \""
           + PROTOCOL_URI + "\", got " + entry.get("zarr_format"));
     }
     checkExtensions(entry.get("extensions"), location, ENTRY_POINT_KEY);
+    checkEncoding(entry.get("metadata_encoding"), location);
     JsonNode suffix = entry.get("metadata_key_suffix");
     if (suffix == null || suffix.isNull()) {
       return DEFAULT_SUFFIX;
     }
-    if (!suffix.isTextual() || suffix.asText().contains("/")) {
-      throw new ZarrException(location, ENTRY_POINT_KEY, "metadata_key_suffix must be a string without '/', got " + suffix);
+    if (!suffix.isTextual() || !isKeySegmentSuffix(suffix.asText())) {
+      throw new ZarrException(location, ENTRY_POINT_KEY,
+          "metadata_key_suffix must be a string without '/', '\\' or control characters, got " + suffix);
     }
     return suffix.asText();
+  }
+
+  /** True when appending {@code suffix} to a node name keeps it one valid key segment. */
+  private static boolean isKeySegmentSuffix(String suffix) {
+    if (suffix.indexOf('/') >= 0) {
+      return false;
+    }
+    try {
+      StoreKeys.validate("root.array" + suffix);
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  /** Documents in any other encoding would be misread as JSON, so only the draft's is accepted. */
+  private static void checkEncoding(JsonNode encoding, String location) throws ZarrException {
+    if (encoding != null && !encoding.isNull()
+        && !(encoding.isTextual() && FORMAT_URIS.contains(encoding.asText()))) {
+      throw new ZarrException(location, ENTRY_POINT_KEY, "unsupported metadata_encoding " + encoding
+          + " (supported: \"" + PROTOCOL_URI + "\", JSON)");
+    }
   }
 
   /** The entry point zarr-python 2.13 writes. */

@@ -28,6 +28,11 @@ public final class V3DraftNodes implements NodeReader {
   public V3DraftNodes(Store store) throws IOException {
     this.store = store;
     Optional<ObjectNode> entry = read(V3DraftMetadata.ENTRY_POINT_KEY);
+    if (entry.isPresent() && V3DraftMetadata.isUnknownDraftVersion(entry.get())) {
+      // Otherwise the v3 reader would say "zarr_format must be 3", hiding what the store is.
+      throw new ZarrException(store.location(), V3DraftMetadata.ENTRY_POINT_KEY, "unsupported zarr_format "
+          + entry.get().get("zarr_format") + " (the v3 draft reader knows \"" + V3DraftMetadata.PROTOCOL_URI + "\")");
+    }
     this.layout = entry.isPresent() && V3DraftMetadata.isEntryPoint(entry.get())
         ? V3DraftLayout.of(store, V3DraftMetadata.keySuffix(entry.get(), store.location()))
         : null;
@@ -44,7 +49,7 @@ public final class V3DraftNodes implements NodeReader {
   }
 
   private Optional<ObjectNode> read(String key) throws IOException {
-    Optional<byte[]> bytes = store.get(key);
+    Optional<byte[]> bytes = MetadataDocuments.fetch(store, key);
     return bytes.isEmpty() ? Optional.empty() : Optional.of(Json.parseObject(bytes.get(), store.location(), key));
   }
 

@@ -8,10 +8,12 @@ import io.github.sparkzarr.zarr.ZarrHierarchy;
 import io.github.sparkzarr.zarr.metadata.Json;
 import io.github.sparkzarr.zarr.metadata.V1Metadata;
 import io.github.sparkzarr.zarr.metadata.V2Metadata;
+import io.github.sparkzarr.zarr.metadata.V3DraftMetadata;
 import io.github.sparkzarr.zarr.metadata.V3Metadata;
 import io.github.sparkzarr.zarr.store.MemoryStore;
 import io.github.sparkzarr.zarr.store.Store;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Each metadata reader on arbitrary bytes. Seeds: MetadataFuzzTestInputs/&lt;method&gt;/ in the
@@ -48,6 +50,31 @@ class MetadataFuzzTest {
       }
     });
   }
+
+  /**
+   * The 2022 v3 draft: the bytes as the entry point (then every node is walked), and as the
+   * .array.json of an array below a valid entry point (then it is opened).
+   */
+  @FuzzTest(maxDuration = "60s")
+  void v3Draft(byte[] data) {
+    onlyDocumentedFailures(() -> {
+      Store store = new MemoryStore("fuzz");
+      store.set(V3DraftMetadata.ENTRY_POINT_KEY, data);
+      store.set(DRAFT_ARRAY_KEY, DRAFT_ARRAY);
+      walk(ZarrHierarchy.open(store), "", 0);
+    });
+    onlyDocumentedFailures(() -> {
+      Store store = new MemoryStore("fuzz");
+      store.set(V3DraftMetadata.ENTRY_POINT_KEY, Json.writeAscii(V3DraftMetadata.entryPoint()));
+      store.set(DRAFT_ARRAY_KEY, data);
+      ZarrHierarchy.open(store).openArray("a");
+    });
+  }
+
+  private static final String DRAFT_ARRAY_KEY = "meta/root/a.array.json";
+  private static final byte[] DRAFT_ARRAY = ("{\"shape\": [4], \"data_type\": \"<i4\", \"chunk_grid\": "
+      + "{\"type\": \"regular\", \"chunk_shape\": [2], \"separator\": \"/\"}, "
+      + "\"chunk_memory_layout\": \"C\", \"fill_value\": 0}").getBytes(StandardCharsets.US_ASCII);
 
   /** Consolidated metadata, v2 (.zmetadata) or v3 (root zarr.json): open and walk every node. */
   @FuzzTest(maxDuration = "60s")

@@ -3,6 +3,7 @@ package io.github.sparkzarr.zarr.hostile;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.github.sparkzarr.zarr.ZarrArray;
+import io.github.sparkzarr.zarr.corpus.CorpusDir;
 import io.github.sparkzarr.zarr.store.Store;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -11,17 +12,20 @@ import java.util.List;
 
 /**
  * The stores of integration-tests/generate_hostile_stores.py and their manifest: what each case
- * is, and how to make it fail (open, read all, or read a region).
+ * is, and how to make it fail (open, read all, or read a region). The committed copy, or the one
+ * the build regenerated (system property {@code zarr.corpus.dir}, see {@link CorpusDir}).
  */
 final class HostileCorpus {
-  static final Path DIR = Path.of("src/test/resources/corpus/hostile");
+  static Path dir() {
+    return CorpusDir.of("hostile");
+  }
 
   /** One manifest entry. */
   record Case(String name, String store, String format, String path, String badKey,
       String errorContains, boolean failsAtOpen, long[] regionStart, int[] regionShape) {
 
     Path storeDir() {
-      return DIR.resolve(store).toAbsolutePath();
+      return dir().resolve(store).toAbsolutePath();
     }
 
     /** Opens the array and, for read-stage cases, reads what the case says. */
@@ -47,7 +51,7 @@ final class HostileCorpus {
 
   static List<Case> cases() throws IOException {
     JsonNode manifest = JsonMapper.builder().build()
-        .readTree(DIR.resolve("hostile-manifest.json").toFile());
+        .readTree(dir().resolve("hostile-manifest.json").toFile());
     List<Case> out = new ArrayList<>();
     for (JsonNode c : manifest.get("cases")) {
       JsonNode region = c.get("region");

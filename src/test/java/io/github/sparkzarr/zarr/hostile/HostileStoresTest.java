@@ -42,7 +42,7 @@ class HostileStoresTest {
     assertTrue(cases.size() >= 60, "expected at least 60 hostile stores, found " + cases.size());
     Set<String> formats = new TreeSet<>();
     cases.forEach(c -> formats.add(c.format()));
-    assertEquals(Set.of("v1", "v2", "v3"), formats);
+    assertEquals(Set.of("v1", "v2", "v3", "v3draft"), formats);
     return cases.stream()
         .map(c -> DynamicTest.dynamicTest(c.name(), () -> check(c)))
         .toList();
@@ -72,7 +72,7 @@ class HostileStoresTest {
     return Stream.of("a/.zarray", "a/zarr.json", ".zmetadata", "zarr.json", "a/meta")
         .map(key -> DynamicTest.dynamicTest(key, () -> {
           Path root = Files.createDirectories(tmp.resolve(key.replace('/', '_')));
-          writePadded(root.resolve(key), 100L << 20);
+          writePadded(root.resolve(key), "{\"zarr_format\": 2,", 100L << 20);
           try (HadoopStore store = new HadoopStore(root.toUri().toString(), new Configuration())) {
             ZarrException e = assertTimeoutPreemptively(LIMIT,
                 () -> assertThrows(ZarrException.class, () -> ZarrArray.open(store, "a")));
@@ -82,13 +82,46 @@ class HostileStoresTest {
         .toList();
   }
 
-  /** A JSON object padded with spaces to {@code size} bytes, written without holding it. */
-  private static void writePadded(Path file, long size) throws IOException {
+  private static final String DRAFT_ENTRY_POINT = "{\"zarr_format\": \"https://purl.org/zarr/spec/protocol/core/3.0\","
+      + " \"metadata_encoding\": \"https://purl.org/zarr/spec/protocol/core/3.0\","
+      + " \"metadata_key_suffix\": \".json\", \"extensions\": [],";
+  private static final String DRAFT_ARRAY = "{\"shape\": [4], \"data_type\": \"<i4\", \"chunk_grid\": "
+      + "{\"type\": \"regular\", \"chunk_shape\": [2], \"separator\": \"/\"}, \"chunk_memory_layout\": \"C\","
+      + " \"fill_value\": 7, \"extensions\": [], \"attributes\": {},";
+
+  /**
+   * Padded but otherwise valid v3 draft documents: read whole, they would open fine, so only the
+   * size limit makes them fail.
+   */
+  @TestFactory
+  List<DynamicTest> hugeDraftDocumentsAreRefused(@TempDir Path tmp) {
+    return Stream.of("zarr.json", "meta/root/a.array.json")
+        .map(key -> DynamicTest.dynamicTest(key, () -> {
+          Path root = Files.createDirectories(tmp.resolve(key.replace('/', '_')));
+          Files.writeString(root.resolve("zarr.json"), DRAFT_ENTRY_POINT + "\"x\": 1}");
+          Files.createDirectories(root.resolve("meta/root"));
+          Files.writeString(root.resolve("meta/root/a.array.json"), DRAFT_ARRAY + "\"x\": 1}");
+          writePadded(root.resolve(key), key.equals("zarr.json") ? DRAFT_ENTRY_POINT : DRAFT_ARRAY,
+              100L << 20);
+          try (HadoopStore store = new HadoopStore(root.toUri().toString(), new Configuration())) {
+            ZarrException e = assertTimeoutPreemptively(LIMIT,
+                () -> assertThrows(ZarrException.class, () -> ZarrArray.open(store, "a")));
+            assertNamesStoreKeyProblem(e, store.location(), key, "larger than");
+          }
+        }))
+        .toList();
+  }
+
+  /**
+   * {@code head} (an unclosed JSON object), spaces up to {@code size} bytes, then a last member:
+   * written without holding it.
+   */
+  private static void writePadded(Path file, String head, long size) throws IOException {
     Files.createDirectories(file.getParent());
     byte[] spaces = new byte[1 << 20];
     java.util.Arrays.fill(spaces, (byte) ' ');
     try (OutputStream out = Files.newOutputStream(file)) {
-      out.write("{\"zarr_format\": 2,".getBytes(StandardCharsets.UTF_8));
+      out.write(head.getBytes(StandardCharsets.UTF_8));
       for (long written = 0; written < size; written += spaces.length) {
         out.write(spaces);
       }
@@ -109,6 +142,20 @@ class HostileStoresTest {
     ZarrHierarchy h = assertTimeoutPreemptively(LIMIT, () -> ZarrHierarchy.open(store));
     assertEquals(ZarrHierarchy.NodeType.GROUP, h.nodeType(path.substring(0, 9_998)).orElseThrow());
     assertEquals(7, h.openArray(path).readAll().bytes()[1]);
+  }
+
+  /** 10,000 nested implicit groups of a v3 draft hierarchy (meta/root/g/g/...). */
+  @Test
+  void tenThousandLevelDraftHierarchyOpensIteratively() throws IOException {
+    Store store = new MemoryStore("deep-draft");
+    store.set("zarr.json", (DRAFT_ENTRY_POINT + "\"x\": 1}").getBytes(StandardCharsets.UTF_8));
+    String path = String.join("/", Collections.nCopies(10_000, "g"));
+    store.set("meta/root/" + path + ".array.json", (DRAFT_ARRAY + "\"x\": 1}").getBytes(StandardCharsets.UTF_8));
+    ZarrHierarchy h = assertTimeoutPreemptively(LIMIT, () -> ZarrHierarchy.open(store));
+    String parent = path.substring(0, path.length() - 2);
+    assertEquals(ZarrHierarchy.NodeType.GROUP, h.nodeType(parent).orElseThrow());
+    assertEquals(List.of(path), h.children(parent));
+    assertEquals(7, h.openArray(path).readAll().bytes()[4]);
   }
 
   /** Consolidated metadata naming 2,000 nested groups with an array at the bottom. */

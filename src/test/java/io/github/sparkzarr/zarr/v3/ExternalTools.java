@@ -18,11 +18,37 @@ public final class ExternalTools {
 
   /** Runs verify_with_zarrita.mjs on {@code manifest}; fails with its output on disagreement. */
   public static void verifyWithZarrita(Path manifest) throws Exception {
+    assumeZarrita();
+    run(List.of("node", ZARRITA.resolve("verify_with_zarrita.mjs").toString(),
+        manifest.toAbsolutePath().toString()), "zarrita");
+  }
+
+  /**
+   * The standard output of the zarrita script {@code script} (in integration-tests/zarrita) run on
+   * {@code args}; fails with its error output when it exits with an error.
+   */
+  public static String zarritaOutput(String script, String... args) throws Exception {
+    assumeZarrita();
+    List<String> cmd = new java.util.ArrayList<>(List.of("node", ZARRITA.resolve(script).toString()));
+    cmd.addAll(List.of(args));
+    Path err = Files.createTempFile("zarrita", ".err");
+    try {
+      Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
+      String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (!p.waitFor(10, TimeUnit.MINUTES)) {
+        p.destroyForcibly();
+      }
+      assertEquals(0, p.exitValue(), script + " failed:\n" + Files.readString(err));
+      return output;
+    } finally {
+      Files.deleteIfExists(err);
+    }
+  }
+
+  private static void assumeZarrita() {
     Assumptions.assumeTrue(onPath("node"), "node is not installed: zarrita check skipped");
     Assumptions.assumeTrue(Files.isDirectory(ZARRITA.resolve("node_modules/zarrita")),
         "zarrita is not installed (run integration-tests/install-deps.sh): zarrita check skipped");
-    run(List.of("node", ZARRITA.resolve("verify_with_zarrita.mjs").toString(),
-        manifest.toAbsolutePath().toString()), "zarrita");
   }
 
   /** Runs a script with Debian's python3 (zarr-python 2.13 and numcodecs) and checks it passes. */
