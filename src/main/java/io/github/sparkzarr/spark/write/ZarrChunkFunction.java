@@ -62,8 +62,8 @@ public final class ZarrChunkFunction implements UnboundFunction {
     return row.getByte(i);
   }
 
-  /** Bound to the argument types Spark passes, so no casts are needed. */
-  private static final class Bound implements ScalarFunction<Long> {
+  /** Bound to the argument types Spark passes, so no casts are needed; public for generated code. */
+  public static final class Bound implements ScalarFunction<Long> {
     private final DataType[] types;
 
     Bound(DataType[] types) {
@@ -99,7 +99,31 @@ public final class ZarrChunkFunction implements UnboundFunction {
       }
       long length = longAt(row, 1, types[1]);
       long offset = types.length == 3 ? longAt(row, 2, types[2]) : 0;
-      return Math.floorDiv(longAt(row, 0, types[0]) + offset, length);
+      return chunk(longAt(row, 0, types[0]), length, offset);
     }
+
+    // Spark calls a public method named invoke whose parameters match inputTypes() in generated
+    // code (no boxing, no row per call): the common argument types each have one. A null
+    // position reaches them as 0; the write task refuses null positions anyway.
+
+    public long invoke(long position, int length) {
+      return chunk(position, length, 0);
+    }
+
+    public long invoke(int position, int length) {
+      return chunk(position, length, 0);
+    }
+
+    public long invoke(long position, int length, long offset) {
+      return chunk(position, length, offset);
+    }
+
+    public long invoke(int position, int length, long offset) {
+      return chunk(position, length, offset);
+    }
+  }
+
+  static long chunk(long position, long length, long offset) {
+    return Math.floorDiv(position + offset, length);
   }
 }
