@@ -125,10 +125,15 @@ final class Generations {
     return null;
   }
 
+  private static final List<String> READ_DEPENDS_ON = List.of(".zmetadata", "zarr.json", "v/.zarray",
+      "v/zarr.json");
+  /** The {@link #metadataVersion} of a store without any of these documents. */
+  static final String NO_METADATA = String.join("=-\n", READ_DEPENDS_ON) + "=-\n";
+
   /** The bytes of the documents a read of v depends on, to tell whether they changed meanwhile. */
   static String metadataVersion(Path dir) {
     StringBuilder b = new StringBuilder();
-    for (String key : List.of(".zmetadata", "zarr.json", "v/.zarray", "v/zarr.json")) {
+    for (String key : READ_DEPENDS_ON) {
       b.append(key).append('=').append(read(dir.resolve(key)).map(String::new).orElse("-")).append('\n');
     }
     return b.toString();
