@@ -63,8 +63,12 @@ class WriteCommitTest extends SparkTestBase {
   /** A write of SCHEMA rows to {@code dir}, planned as Spark plans it, with its DataWriter factory. */
   private record DirectWrite(WritePlan plan, ZarrBatchWrite batch, DataWriterFactory factory) {
     static DirectWrite of(Path dir, WriteMode mode) {
+      return of(dir, "", mode);
+    }
+
+    static DirectWrite of(Path dir, String group, WriteMode mode) {
       spark(); // the factory broadcasts the configuration through the active session
-      ZarrTarget target = new ZarrTarget(dir.toString(), dir.toUri().toString(), "", Map.of(), Map.of());
+      ZarrTarget target = new ZarrTarget(dir.toString(), dir.toUri().toString(), group, Map.of(), Map.of());
       WritePlan plan = WritePlanner.plan(target, SCHEMA,
           Map.of("zarr_format", "2", "dimensions", "t,y", "chunks", "2,2"), mode, "q" + System.nanoTime());
       Configuration conf = target.hadoopConf();
@@ -151,6 +155,23 @@ class WriteCommitTest extends SparkTestBase {
     assertTrue(WriteModesTest.rootMessage(e).contains("was written by two tasks"), WriteModesTest.rootMessage(e));
     w.batch().abort(messages);
     assertEquals(before, StoreSnapshot.of(dir));
+    assertFalse(StoreSnapshot.stagingBelow(tmp));
+  }
+
+  /**
+   * A group below the store's root has its staging directory inside the store, beside it; the
+   * consolidated metadata written while that directory holds the staged documents skips it.
+   */
+  @Test
+  void aGroupBelowTheRootIsConsolidatedWithoutTheStagingDirectory() throws Exception {
+    Path dir = tmp.resolve("nested.zarr");
+    DirectWrite w = DirectWrite.of(dir, "g", WriteMode.CREATE);
+    w.batch().commit(new WriterCommitMessage[] {attempt(w, 0, 3, 1, 4).commit()});
+    var consolidated = new com.fasterxml.jackson.databind.ObjectMapper()
+        .readTree(dir.resolve(".zmetadata").toFile()).get("metadata");
+    List<String> keys = new ArrayList<>();
+    consolidated.fieldNames().forEachRemaining(keys::add);
+    assertEquals(List.of("g/.zgroup", "g/v/.zarray", "g/v/.zattrs"), keys.stream().sorted().toList());
     assertFalse(StoreSnapshot.stagingBelow(tmp));
   }
 
