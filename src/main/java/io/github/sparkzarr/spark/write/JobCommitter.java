@@ -1,220 +1,240 @@
 package io.github.sparkzarr.spark.write;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.sparkzarr.zarr.ZarrArray;
-import io.github.sparkzarr.zarr.chunk.ChunkData;
-import io.github.sparkzarr.zarr.metadata.ArrayMetadata;
-import io.github.sparkzarr.zarr.metadata.V2Metadata;
 import io.github.sparkzarr.zarr.store.HadoopStore;
 import io.github.sparkzarr.zarr.store.StoreKeys;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The job commit, on the driver, in an order that never shows half an array:
+ * The job commit, on the driver. It stages everything new before touching the target, then
+ * publishes with single-file renames, remembered by a {@link Publisher} so a failure undoes them:
  *
  * <ol>
- *   <li>create/overwrite: delete the old metadata (consolidated first), then the old chunks — from
- *       here until step 4 readers find nothing, never old metadata over new chunks;
- *   <li>move the staged chunks of the winning task attempts into place (renames);
- *   <li>write coordinate arrays' chunks;
- *   <li>write array metadata, the group's, and consolidated metadata last.
+ *   <li>stage: tasks have staged their chunks under {@code <staging>/<attempt>/}; coordinate
+ *       chunks and every metadata document (arrays, group, consolidated over the new state) are
+ *       written by {@link NewStateStager} through a {@link StagedStore} into
+ *       {@code <staging>/_new/};
+ *   <li>move aside, into {@code <staging>/_old/}: the old consolidated metadata, then the old
+ *       metadata documents the write replaces or removes, then the old chunks it replaces or (in
+ *       an overwrite) removes — readers now find these arrays absent, never old metadata over new
+ *       chunks;
+ *   <li>publish: the new chunks, then the new metadata, consolidated last;
+ *   <li>delete the staging directory (the old keys with it) and directories emptied.
  * </ol>
  *
- * Appends keep the old metadata until step 4, so readers see the old shape; chunks the append
- * rewrites (merged with their old elements) change one by one as they are renamed.
+ * Any failure in steps 1-3, or a later {@link #abort}, moves everything back: the target is as it
+ * was, byte for byte (or absent, if the write created it). A file {@code <staging>/_journal}
+ * lists the planned moves, so a driver killed mid-publish can be recovered by hand
+ * (docs/reliability.md).
  */
 final class JobCommitter {
+  private static final Logger LOG = LoggerFactory.getLogger(JobCommitter.class);
+  static final String NEW_DIR = "_new";
+  static final String OLD_DIR = "_old";
+  static final String JOURNAL = "_journal";
+
   private final WritePlan plan;
   private final WriteLayout layout;
+  private final Configuration conf;
   private final HadoopStore store;
   private final FileSystem fs;
   private final Path staging;
-  private boolean targetTouched;
+  private final Publisher publisher;
+  private final List<String> movedAside = new ArrayList<>();
+  private boolean committed;
 
   JobCommitter(WritePlan plan, Configuration conf) throws IOException {
     this.plan = plan;
     this.layout = plan.layout();
+    this.conf = conf;
     this.store = new HadoopStore(layout.storeUri(), conf);
     this.fs = store.fileSystem();
     this.staging = new Path(layout.stagingUri());
+    this.publisher = new Publisher(fs, store.root(), new Path(staging, OLD_DIR), layout.location());
   }
 
   void commit(List<ZarrCommitMessage> messages) throws IOException {
+    try {
+      Map<String, Path> chunks = stagedChunks(messages);
+      String dir = StoreKeys.dir(layout.groupPath());
+      Set<String> old = new HashSet<>();
+      for (String key : store.list(dir)) {
+        if (!StagedStore.isStaging(key)) {
+          old.add(key);
+        }
+      }
+      StagedStore next = new StagedStore(store, new HadoopStore(new Path(staging, NEW_DIR), conf));
+      new NewStateStager(plan).stage(next, messages, old);
+      publish(chunks, next, old, dir);
+      committed = true;
+    } catch (IOException | RuntimeException | Error e) {
+      try {
+        rollback();
+      } catch (IOException | RuntimeException r) {
+        e.addSuppressed(r);
+      }
+      throw e;
+    }
+    cleanUp();
+  }
+
+  /** The staged file of each chunk key; a key staged by two committed attempts is an error. */
+  private Map<String, Path> stagedChunks(List<ZarrCommitMessage> messages) {
+    Map<String, Path> out = new HashMap<>();
     Map<String, String> owner = new HashMap<>();
     for (ZarrCommitMessage m : messages) {
       for (String key : m.keys()) {
         String other = owner.put(key, m.attemptDir());
         if (other != null) {
-          throw new IllegalStateException("chunk " + key + " was written by two tasks (" + other
-              + " and " + m.attemptDir() + "); the input was not clustered by chunk");
+          throw new IllegalStateException("chunk " + key + " of " + layout.location()
+              + " was written by two tasks (" + other + " and " + m.attemptDir()
+              + "); the input was not clustered by chunk");
         }
-      }
-    }
-    long[] lengths = lengths(messages);
-    Map<Integer, TreeMap<Long, Object>> coordinates = coordinates(messages);
-    targetTouched = true;
-    if (plan.mode() != WriteMode.APPEND) {
-      clearTarget();
-    }
-    for (ZarrCommitMessage m : messages) {
-      for (String key : m.keys()) {
-        publish(new Path(new Path(staging, m.attemptDir()), key), key);
-      }
-    }
-    Map<String, ArrayMetadata> coordinateArrays = writeCoordinates(coordinates, lengths);
-    ArrayFormat format = plan.format();
-    for (WriteLayout.Var v : layout.vars()) {
-      ArrayMetadata md = v.array().metadata();
-      format.writeArray(store, v.path(), md.withShape(lengths));
-    }
-    for (Map.Entry<String, ArrayMetadata> e : coordinateArrays.entrySet()) {
-      format.writeArray(store, e.getKey(), e.getValue());
-    }
-    format.writeGroup(store, layout.groupPath(), plan.groupAttributes());
-    format.consolidate(store);
-    deleteStaging();
-  }
-
-  /** Each dimension's final length: the shape option, else the old length or the largest position + 1. */
-  private long[] lengths(List<ZarrCommitMessage> messages) {
-    int rank = layout.dims().size();
-    long[] out = new long[rank];
-    for (int d = 0; d < rank; d++) {
-      WriteLayout.Dim dim = layout.dims().get(d);
-      if (dim.limit() >= 0) {
-        out[d] = dim.limit();
-        continue;
-      }
-      long len = plan.baseLengths()[d];
-      for (ZarrCommitMessage m : messages) {
-        len = Math.max(len, m.maxPositions()[d] + 1);
-      }
-      out[d] = len;
-    }
-    return out;
-  }
-
-  private Map<Integer, TreeMap<Long, Object>> coordinates(List<ZarrCommitMessage> messages) {
-    Map<Integer, TreeMap<Long, Object>> out = new HashMap<>();
-    for (ZarrCommitMessage m : messages) {
-      for (Map.Entry<Integer, TreeMap<Long, Object>> e : m.coordinates().entrySet()) {
-        TreeMap<Long, Object> all = out.computeIfAbsent(e.getKey(), k -> new TreeMap<>());
-        for (Map.Entry<Long, Object> p : e.getValue().entrySet()) {
-          if (!all.containsKey(p.getKey())) {
-            all.put(p.getKey(), p.getValue());
-          } else if (!Objects.deepEquals(all.get(p.getKey()), p.getValue())) {
-            WriteLayout.Dim dim = layout.dims().get(e.getKey());
-            throw new IllegalArgumentException("dimension '" + dim.name() + "' has two coordinate "
-                + "values at position " + (p.getKey() - dim.offset()) + ": " + all.get(p.getKey())
-                + " and " + p.getValue());
-          }
-        }
+        out.put(key, new Path(new Path(staging, m.attemptDir()), key));
       }
     }
     return out;
   }
 
-  /** Removes the old metadata first, so no reader pairs it with new chunks, then everything else. */
-  private void clearTarget() throws IOException {
-    String dir = StoreKeys.dir(layout.groupPath());
-    store.delete(V2Metadata.CONSOLIDATED_KEY);
-    List<String> keys = store.list(dir);
-    for (String key : keys) {
-      if (key.endsWith(V2Metadata.CONSOLIDATED_KEY)) {
-        store.delete(key);
+  /**
+   * Moves aside every old key the new state replaces or drops, then publishes the new keys; writes
+   * the plan to the journal first.
+   */
+  private void publish(Map<String, Path> chunks, StagedStore next, Set<String> old, String dir)
+      throws IOException {
+    Map<String, Path> incoming = new TreeMap<>(KeyKind.PUBLISH_ORDER);
+    incoming.putAll(chunks);
+    for (String key : next.written()) {
+      if (incoming.put(key, next.stagedPath(key)) != null) {
+        throw new IllegalStateException("key " + key + " of " + layout.location()
+            + " is both a staged chunk and a coordinate chunk or metadata document");
       }
     }
-    for (String key : keys) {
-      if (plan.format().isMetadataKey(key)) {
-        store.delete(key);
+    TreeSet<String> outgoing = new TreeSet<>(KeyKind.MOVE_ASIDE_ORDER);
+    for (String key : next.deleted()) {
+      if (exists(key, old, dir)) {
+        outgoing.add(key);
       }
     }
-    store.deletePrefix(dir);
+    for (String key : incoming.keySet()) {
+      if (exists(key, old, dir)) {
+        outgoing.add(key);
+      }
+    }
+    writeJournal(outgoing, incoming);
+    for (String key : outgoing) {
+      publisher.moveAside(key);
+      movedAside.add(key);
+    }
+    for (Map.Entry<String, Path> e : incoming.entrySet()) {
+      publisher.publish(e.getKey(), e.getValue());
+    }
   }
 
-  private void publish(Path from, String key) throws IOException {
-    Path to = new Path(store.root(), key);
-    fs.mkdirs(to.getParent());
-    if (fs.exists(to)) {
-      fs.delete(to, false);
+  /** Whether the target holds {@code key} now; keys outside the group are asked one by one. */
+  private boolean exists(String key, Set<String> old, String dir) throws IOException {
+    return key.startsWith(dir) ? old.contains(key) : store.exists(key);
+  }
+
+  /**
+   * One line per planned move, in order: "aside\t<key>" (to {@code _old/<key>}) and
+   * "publish\t<key>\t<staged file, relative to the staging directory>". Keys hold no control
+   * characters (StoreKeys), so tabs and newlines separate safely.
+   */
+  private void writeJournal(Set<String> outgoing, Map<String, Path> incoming) throws IOException {
+    StringBuilder b = new StringBuilder();
+    for (String key : outgoing) {
+      b.append("aside\t").append(key).append('\n');
     }
-    if (!fs.rename(from, to)) {
-      throw new IOException("cannot move staged chunk " + key + " into " + layout.location());
+    String stagingPath = staging.toUri().getPath() + "/";
+    for (Map.Entry<String, Path> e : incoming.entrySet()) {
+      String from = e.getValue().toUri().getPath();
+      b.append("publish\t").append(e.getKey()).append('\t')
+          .append(from.startsWith(stagingPath) ? from.substring(stagingPath.length()) : from).append('\n');
+    }
+    try (FSDataOutputStream out = fs.create(new Path(staging, JOURNAL), true)) {
+      out.write(b.toString().getBytes(StandardCharsets.UTF_8));
     }
   }
 
-  /** Writes each coordinate array's chunks (metadata comes later) and returns its metadata. */
-  private Map<String, ArrayMetadata> writeCoordinates(Map<Integer, TreeMap<Long, Object>> values,
-      long[] lengths) throws IOException {
-    Map<String, ArrayMetadata> out = new TreeMap<>();
-    for (int d = 0; d < layout.dims().size(); d++) {
-      WriteLayout.Dim dim = layout.dims().get(d);
-      if (!dim.hasCoordinates()) {
-        continue;
-      }
-      long len = lengths[d];
-      ArrayMetadata old = plan.existingCoordinates().get(d);
-      ArrayMetadata md;
-      if (old != null) {
-        md = old.withShape(new long[] {len});
-      } else {
-        ObjectNode attrs = plan.coordinateAttributes().get(d);
-        int chunk = (int) Math.max(1, Math.min(len, WritePlanner.MAX_COORDINATE_CHUNK));
-        md = plan.format().newArray(new long[] {len}, new int[] {chunk}, dim.coordinateType().zarrType(),
-            dim.coordinateType().defaultFill(), plan.options().compressorConfig(), List.of(dim.name()), attrs);
-      }
-      String path = StoreKeys.join(layout.groupPath(), dim.name());
-      TreeMap<Long, Object> v = values.get(d);
-      if (v != null && !v.isEmpty()) {
-        ZarrArray array = new ZarrArray(store, path, md);
-        long first = v.firstKey();
-        int n = Math.toIntExact(v.lastKey() - first + 1);
-        ChunkData region = array.fillChunk(new int[] {n});
-        ByteBuffer buf = region.holdsObjects() ? null
-            : ByteBuffer.wrap(region.bytes()).order(ByteOrder.LITTLE_ENDIAN);
-        for (Map.Entry<Long, Object> e : v.entrySet()) {
-          int i = (int) (e.getKey() - first);
-          if (e.getValue() == null) {
-            continue;
-          }
-          if (buf == null) {
-            region.objects()[i] = e.getValue();
-          } else {
-            dim.coordinateType().put(buf, i, e.getValue());
-          }
-        }
-        array.write(new long[] {first}, region);
-      }
-      out.put(path, md);
-    }
-    return out;
-  }
-
-  /** After a failed job: removes the staging directory, and what a failed publish left. */
+  /**
+   * After a failed job (Spark calls this when a task or the commit failed): moves back whatever
+   * the commit moved, then deletes the staging directory. Nothing to undo once committed. If the
+   * target cannot be restored, the staging directory is kept: it holds the old keys.
+   */
   void abort() throws IOException {
-    deleteStaging();
-    if (targetTouched && plan.mode() != WriteMode.APPEND) {
-      // The old metadata is gone already: remove the partial new content so nothing is left.
-      store.deletePrefix(StoreKeys.dir(layout.groupPath()));
-      if (layout.groupPath().isEmpty() && fs.exists(store.root())
-          && fs.listStatus(store.root()).length == 0) {
-        fs.delete(store.root(), false);
-      }
+    if (!committed) {
+      rollback();
     }
   }
 
-  private void deleteStaging() throws IOException {
+  private void rollback() throws IOException {
+    try {
+      publisher.undo();
+    } catch (IOException e) {
+      throw new IOException("cannot restore " + layout.location() + " after the failed write: "
+          + e.getMessage() + "; its old files are kept in the hidden directory "
+          + staging.getName() + " beside it (" + OLD_DIR + "/, and " + JOURNAL
+          + " lists the moves; see docs/reliability.md)", e);
+    }
     fs.delete(staging, true);
+  }
+
+  /**
+   * After the commit: deletes the staging directory (the moved-aside old keys with it) and the
+   * directories of the target that moving old keys aside left empty. The new state is complete,
+   * so a failure here is only logged: undoing it would be wrong.
+   */
+  private void cleanUp() {
+    try {
+      fs.delete(staging, true);
+      removeEmptiedDirs();
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("The write to {} is committed, but cleaning up failed: {}; the hidden directory {} "
+          + "beside it can be deleted", layout.location(), e.getMessage(), staging.getName());
+    }
+  }
+
+  /** Directories below the group that only held keys moved aside: deepest first, if empty. */
+  private void removeEmptiedDirs() throws IOException {
+    String dir = StoreKeys.dir(layout.groupPath());
+    TreeSet<String> dirs = new TreeSet<>(Comparator.comparingInt(String::length).reversed()
+        .thenComparing(Comparator.naturalOrder()));
+    for (String key : movedAside) {
+      for (int slash = key.lastIndexOf('/'); slash > dir.length(); slash = key.lastIndexOf('/', slash - 1)) {
+        if (!key.startsWith(dir)) {
+          break;
+        }
+        dirs.add(key.substring(0, slash));
+      }
+    }
+    for (String d : dirs) {
+      Path p = new Path(store.root(), d);
+      FileStatus[] children;
+      try {
+        children = fs.listStatus(p);
+      } catch (java.io.FileNotFoundException gone) {
+        continue;
+      }
+      if (children.length == 0) {
+        fs.delete(p, false);
+      }
+    }
   }
 }

@@ -43,6 +43,11 @@ public final class WritePlanner {
   public static final String ATTRIBUTES_METADATA = DatasetView.ATTRIBUTES_METADATA;
   /** Coordinate arrays up to this length are one chunk (as xarray writes index coordinates). */
   static final int MAX_COORDINATE_CHUNK = 1 << 20;
+  /**
+   * In the name of every staging directory: {@code .<name>.spark-zarr-staging-<queryId>}, a hidden
+   * sibling of the group written, never inside it.
+   */
+  static final String STAGING_MARKER = ".spark-zarr-staging-";
 
   private WritePlanner() {}
 
@@ -341,7 +346,7 @@ public final class WritePlanner {
 
     private String stagingUri() {
       Path dir = target.groupPath().isEmpty() ? store.root() : new Path(store.root(), target.groupPath());
-      String name = ".spark-zarr-staging-" + queryId;
+      String name = STAGING_MARKER + queryId;
       return dir.getParent() == null ? new Path(dir, name).toString()
           : new Path(dir.getParent(), "." + dir.getName() + name).toString();
     }

@@ -13,7 +13,10 @@ import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
 import org.apache.spark.util.SerializableConfiguration;
 
-/** Tasks stage chunks; the job commit publishes them and writes metadata last; abort cleans up. */
+/**
+ * Tasks stage chunks; the job commit ({@link JobCommitter}) publishes them, metadata last; abort
+ * restores the target as it was and removes the staging directory.
+ */
 final class ZarrBatchWrite implements BatchWrite {
   private final WritePlan plan;
   private final Configuration conf;

@@ -296,6 +296,11 @@ final class ZarrDataWriter implements DataWriter<InternalRow> {
     return Optional.of(new ZarrArray(target, var.path(), var.array().metadata()).decodeChunk(key, stored.get()));
   }
 
+  /**
+   * This attempt's own directory below the staging directory, a hidden sibling of the target: a
+   * retried or speculative attempt never writes where another attempt or a reader looks, and a
+   * zombie attempt still running after the job commit can only recreate that hidden directory.
+   */
   private HadoopStore staging() throws IOException {
     if (staging == null) {
       staging = new HadoopStore(new Path(layout.stagingUri(), attemptDir), conf);
