@@ -24,7 +24,8 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * Reads a range of planned chunks, one {@link ColumnarBatch} per chunk: the selected part of the
  * chunk box, rows in C order. Variables come from decoded chunk buffers, read in place when a
  * batch is a whole chunk of a 4- or 8-byte number ({@link ChunkValueVector}), else bulk-copied;
- * dimension, position and broadcast columns are computed views over small vectors.
+ * dimension and position columns are written out in runs of equal values, broadcast columns are
+ * computed views over small vectors.
  */
 final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
   private final ScanPlan plan;
@@ -121,7 +122,7 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
 
   private static ColumnVector dimensionView(WritableColumnVector inner, int d, int rows, int[] rowStride,
       int[] len) {
-    return new GatherColumnVector(inner, rows, new int[] {rowStride[d]}, new int[] {len[d]}, new int[] {1});
+    return RepeatedColumn.of(inner, rows, rowStride[d], len[d]);
   }
 
   private static WritableColumnVector positions(long[] sel) {

@@ -55,6 +55,8 @@ final class ZarrDataWriter implements DataWriter<InternalRow> {
   private final long bufferBytes;
   private long openBytes;
   private final long[] chunkOfRow;
+  private final long[] rowPositions;
+  private final WriteLayout.Dim[] dims;
   private HadoopStore staging;
   private HadoopStore target;
   /** The chunk of the previous row: rows usually come chunk by chunk, so no lookup is needed. */
@@ -72,6 +74,8 @@ final class ZarrDataWriter implements DataWriter<InternalRow> {
     this.maxPositions = new long[rank];
     Arrays.fill(maxPositions, -1);
     this.chunkOfRow = new long[rank];
+    this.rowPositions = new long[rank];
+    this.dims = layout.dims().toArray(new WriteLayout.Dim[0]);
     this.bufferBytes = conf.getLong(BUFFER_BYTES, -1) > 0 ? conf.getLong(BUFFER_BYTES, -1) : bufferBytes(layout);
   }
 
@@ -203,10 +207,11 @@ final class ZarrDataWriter implements DataWriter<InternalRow> {
     return StoreKeys.join(var.path(), var.array().metadata().chunkKeyEncoding().key(coords));
   }
 
+  /** The row's position along each dimension (offsets applied), in a buffer reused for every row. */
   private long[] positions(InternalRow row) {
-    long[] pos = new long[rank];
+    long[] pos = rowPositions;
     for (int d = 0; d < rank; d++) {
-      WriteLayout.Dim dim = layout.dims().get(d);
+      WriteLayout.Dim dim = dims[d];
       if (row.isNullAt(dim.positionOrdinal())) {
         throw new IllegalArgumentException("position column '" + dim.positionColumn()
             + "' is null; every row needs a position along each dimension");
