@@ -6,12 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkzarr.zarr.ZarrArray;
 import io.github.sparkzarr.zarr.ZarrHierarchy;
-import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
-import io.github.sparkzarr.zarr.dtype.DataType;
-import io.github.sparkzarr.zarr.dtype.NumpyDtype;
-import io.github.sparkzarr.zarr.metadata.ArrayMetadata;
-import io.github.sparkzarr.zarr.metadata.ChunkKeyEncoding;
-import io.github.sparkzarr.zarr.metadata.FillValue;
 import io.github.sparkzarr.zarr.metadata.Json;
 import io.github.sparkzarr.zarr.store.HadoopStore;
 import java.nio.file.Files;
@@ -67,12 +61,8 @@ class AggregatePushdownTest extends SparkTestBase {
 
   private static ZarrArray array(HadoopStore s, String name, String dtype, long[] shape, int[] chunks,
       List<String> dims, Double fill) throws Exception {
-    DataType t = NumpyDtype.parse(dtype);
-    FillValue fv = FillValue.parseV2(fill == null ? null
-        : fill.isNaN() ? Json.nodes().textNode("NaN") : Json.nodes().numberNode(fill), t);
-    ArrayMetadata md = new ArrayMetadata(2, shape, chunks, t, fv, new V2ChunkCodec(t, false, List.of(), null),
-        ChunkKeyEncoding.v2('.'), dims, Json.object());
-    return ZarrHierarchy.writeArrayV2(s, name, md);
+    return ZarrPushdownTest.array(s, name, dtype, shape, chunks, dims, fill == null ? null
+        : fill.isNaN() ? Json.nodes().textNode("NaN") : Json.nodes().numberNode(fill));
   }
 
   private static Dataset<Row> query(String sql, boolean pushDown, String... options) {

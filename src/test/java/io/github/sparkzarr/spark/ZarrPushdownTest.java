@@ -63,9 +63,14 @@ class ZarrPushdownTest extends SparkTestBase {
 
   static ZarrArray array(HadoopStore s, String name, String dtype, long[] shape, int[] chunks,
       List<String> dims, int fill) throws Exception {
+    return array(s, name, dtype, shape, chunks, dims, fill == 0 ? null : Json.nodes().numberNode(fill));
+  }
+
+  /** A v2 array without compression; {@code fill} is its JSON fill value, or null for none. */
+  static ZarrArray array(HadoopStore s, String name, String dtype, long[] shape, int[] chunks,
+      List<String> dims, com.fasterxml.jackson.databind.JsonNode fill) throws Exception {
     DataType t = NumpyDtype.parse(dtype);
-    ArrayMetadata md = new ArrayMetadata(2, shape, chunks, t,
-        FillValue.parseV2(fill == 0 ? null : Json.nodes().numberNode(fill), t),
+    ArrayMetadata md = new ArrayMetadata(2, shape, chunks, t, FillValue.parseV2(fill, t),
         new V2ChunkCodec(t, false, List.of(), null), ChunkKeyEncoding.v2('.'), dims, Json.object());
     return ZarrHierarchy.writeArrayV2(s, name, md);
   }

@@ -11,7 +11,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.Progressable;
 import org.apache.spark.TaskContext;
@@ -36,7 +35,7 @@ import org.apache.spark.TaskContext;
  * Tests can also watch every driver rename before it happens ({@link #beforeDriverRename}).
  * "Driver" is any thread outside a Spark task.
  */
-public final class FaultyFileSystem extends RawLocalFileSystem {
+public final class FaultyFileSystem extends SchemedLocalFileSystem {
   public static final String SCHEME = "faulty";
   public static final String FAIL_WRITE = "fs.faulty.fail-write";
   public static final String FAIL_WRITE_ATTEMPTS = "fs.faulty.fail-write-attempts";
@@ -91,20 +90,8 @@ public final class FaultyFileSystem extends RawLocalFileSystem {
     renameWatcher = null;
   }
 
-  @Override
-  public URI getUri() {
-    return URI.create(SCHEME + ":///");
-  }
-
-  @Override
-  public String getScheme() {
-    return SCHEME;
-  }
-
-  @Override
-  public void initialize(URI uri, Configuration conf) throws IOException {
-    super.initialize(uri, conf);
-    setConf(conf);
+  public FaultyFileSystem() {
+    super(SCHEME);
   }
 
   /**

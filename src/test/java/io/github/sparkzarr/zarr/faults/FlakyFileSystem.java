@@ -1,21 +1,19 @@
 package io.github.sparkzarr.zarr.faults;
 
 import java.io.IOException;
-import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RawLocalFileSystem;
 
 /**
  * The local file system under the scheme "flaky:", whose open() fails for chosen files: a set
  * number of times (a transient fault) or always. Faults are global to the JVM so Spark tasks in
  * local mode see them; tests reset them.
  */
-public final class FlakyFileSystem extends RawLocalFileSystem {
+public final class FlakyFileSystem extends SchemedLocalFileSystem {
   public static final String SCHEME = "flaky";
   /** Path suffix -> failures left (negative: fail forever). */
   private static final Map<String, AtomicInteger> FAULTS = new ConcurrentHashMap<>();
@@ -45,20 +43,8 @@ public final class FlakyFileSystem extends RawLocalFileSystem {
     OPENS.clear();
   }
 
-  @Override
-  public URI getUri() {
-    return URI.create(SCHEME + ":///");
-  }
-
-  @Override
-  public String getScheme() {
-    return SCHEME;
-  }
-
-  @Override
-  public void initialize(URI uri, Configuration conf) throws IOException {
-    super.initialize(uri, conf);
-    setConf(conf);
+  public FlakyFileSystem() {
+    super(SCHEME);
   }
 
   @Override
