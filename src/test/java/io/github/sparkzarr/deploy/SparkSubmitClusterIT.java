@@ -42,6 +42,10 @@ class SparkSubmitClusterIT {
         // Schedule nothing until both executor JVMs have registered, so both get tasks.
         "--conf", "spark.scheduler.minRegisteredResourcesRatio=1.0",
         "--conf", "spark.scheduler.maxRegisteredResourcesWaitingTime=120s",
+        // One partition per chunk: scans then have several tasks, which the scheduler hands to
+        // both executors at once (a one-partition scan, as aggregates computed in the scan give
+        // this small store, can leave one executor idle for the whole job).
+        "--conf", "spark.sql.files.maxPartitionBytes=1",
         "--jars", ChildJvm.bundleJar().toString(),
         "--class", "ZarrSqlJob", appJar.toString(),
         "examples/queries.sql", store);
