@@ -2,9 +2,6 @@ package io.github.sparkzarr.spark.read;
 
 import io.github.sparkzarr.spark.schema.CfDecoding;
 import io.github.sparkzarr.zarr.dtype.DataType;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarArray;
@@ -19,12 +16,7 @@ import org.apache.spark.unsafe.types.UTF8String;
  * tight loop over the bytes, and only remembered when there are any.
  */
 final class ChunkValueVector extends ColumnVector {
-  private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle FLOAT = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle DOUBLE = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
-
-  private final byte[] bytes;
+  private final NumericChunk elements;
   /** Missing rows, or null when none is. */
   private final boolean[] missing;
   private final int nulls;
@@ -41,11 +33,10 @@ final class ChunkValueVector extends ColumnVector {
   ChunkValueVector(byte[] bytes, DataType t, CfDecoding cf, int rows,
       org.apache.spark.sql.types.DataType sparkType) {
     super(sparkType);
-    this.bytes = bytes;
+    this.elements = new NumericChunk(bytes, t, cf);
     boolean[] m = null;
     int count = 0;
     if (cf != null) {
-      NumericChunk elements = new NumericChunk(bytes, t, cf);
       for (int i = 0; i < rows; i++) {
         if (elements.isMissing(i)) {
           if (m == null) {
@@ -80,22 +71,22 @@ final class ChunkValueVector extends ColumnVector {
 
   @Override
   public int getInt(int rowId) {
-    return (int) INT.get(bytes, rowId * 4);
+    return elements.intAt(rowId);
   }
 
   @Override
   public long getLong(int rowId) {
-    return (long) LONG.get(bytes, rowId * 8);
+    return elements.longAt(rowId);
   }
 
   @Override
   public float getFloat(int rowId) {
-    return (float) FLOAT.get(bytes, rowId * 4);
+    return elements.floatAt(rowId);
   }
 
   @Override
   public double getDouble(int rowId) {
-    return (double) DOUBLE.get(bytes, rowId * 8);
+    return elements.doubleAt(rowId);
   }
 
   @Override

@@ -5,6 +5,7 @@ import io.github.sparkzarr.spark.schema.DatasetView;
 import io.github.sparkzarr.zarr.ZarrArray;
 import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.chunk.BoxCopy;
+import io.github.sparkzarr.zarr.store.CountingStore;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
@@ -26,7 +27,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   private final DatasetView view;
   private final PushedAggregate aggregate;
   private final StructType schema;
-  private final io.github.sparkzarr.zarr.store.CountingStore store;
+  private final CountingStore store;
   private final long start;
   private final long end;
   private final ZarrArray[] variables;
@@ -39,7 +40,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   private boolean done;
 
   PartialAggregateReader(ScanPlan plan, PushedAggregate aggregate, StructType schema,
-      io.github.sparkzarr.zarr.store.CountingStore store, long start, long end) {
+      CountingStore store, long start, long end) {
     this.plan = plan;
     this.view = plan.view();
     this.aggregate = aggregate;

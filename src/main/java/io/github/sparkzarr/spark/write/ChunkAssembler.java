@@ -4,6 +4,7 @@ import io.github.sparkzarr.zarr.ZarrArray;
 import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.metadata.ArrayMetadata;
 import java.nio.ByteBuffer;
+import org.apache.spark.sql.catalyst.InternalRow;
 import java.nio.ByteOrder;
 import java.util.BitSet;
 import java.util.List;
@@ -91,20 +92,13 @@ final class ChunkAssembler {
     return total;
   }
 
-  /** Sets element {@code index} of variable {@code v}; null keeps the fill value. */
+  /** Sets element {@code index} of variable-length variable {@code v} (a String or byte[]). */
   void set(int v, int index, Object value) {
-    if (value == null) {
-      return;
-    }
-    if (views[v] == null) {
-      chunks[v].objects()[index] = value;
-    } else {
-      vars.get(v).type().put(views[v], index, value);
-    }
+    chunks[v].objects()[index] = value;
   }
 
   /** Sets element {@code index} of fixed-size variable {@code v} from a non-null column of {@code row}. */
-  void copy(int v, int index, org.apache.spark.sql.catalyst.InternalRow row, int ordinal) {
+  void copy(int v, int index, InternalRow row, int ordinal) {
     vars.get(v).type().copy(row, ordinal, views[v], index);
   }
 

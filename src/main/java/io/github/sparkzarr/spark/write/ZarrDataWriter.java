@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.BitSet;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -76,7 +77,8 @@ final class ZarrDataWriter implements DataWriter<InternalRow> {
     this.chunkOfRow = new long[rank];
     this.rowPositions = new long[rank];
     this.dims = layout.dims().toArray(new WriteLayout.Dim[0]);
-    this.bufferBytes = conf.getLong(BUFFER_BYTES, -1) > 0 ? conf.getLong(BUFFER_BYTES, -1) : bufferBytes(layout);
+    long configured = conf.getLong(BUFFER_BYTES, -1);
+    this.bufferBytes = configured > 0 ? configured : bufferBytes(layout);
   }
 
   /**
@@ -171,7 +173,7 @@ final class ZarrDataWriter implements DataWriter<InternalRow> {
 
   /** Stages the least recently used open chunks (never {@code keep}) until the buffer has room. */
   private void spillBeyondBuffer(ChunkAssembler keep) throws IOException {
-    java.util.Iterator<Map.Entry<List<Long>, ChunkAssembler>> it = open.entrySet().iterator();
+    Iterator<Map.Entry<List<Long>, ChunkAssembler>> it = open.entrySet().iterator();
     while (openBytes > bufferBytes && it.hasNext()) {
       Map.Entry<List<Long>, ChunkAssembler> e = it.next();
       if (e.getValue() == keep) {
