@@ -1,6 +1,7 @@
 package io.github.sparkzarr.spark;
 
 import io.github.sparkzarr.spark.options.ZarrReadOptions;
+import io.github.sparkzarr.spark.read.ConfBroadcast;
 import io.github.sparkzarr.spark.read.ZarrScanBuilder;
 import io.github.sparkzarr.spark.schema.DatasetView;
 import io.github.sparkzarr.spark.schema.DatasetViews;
@@ -46,6 +47,7 @@ public final class ZarrTable implements SupportsRead, SupportsWrite, SupportsMet
   private final DatasetView view;
   private final String name;
   private final ZarrTarget target;
+  private final ConfBroadcast confBroadcast;
 
   private ZarrTable(ZarrReadOptions options, Configuration conf, HadoopStore store, DatasetView view,
       String name, ZarrTarget target) {
@@ -55,6 +57,7 @@ public final class ZarrTable implements SupportsRead, SupportsWrite, SupportsMet
     this.view = view;
     this.name = name;
     this.target = target;
+    this.confBroadcast = new ConfBroadcast(conf);
   }
 
   /** Opens what {@code options} point at; errors name the location, never credentials. */
@@ -176,7 +179,7 @@ public final class ZarrTable implements SupportsRead, SupportsWrite, SupportsMet
     for (MetadataColumn m : metadataColumns()) {
       full = full.add(m.name(), m.dataType(), m.isNullable());
     }
-    return new ZarrScanBuilder(view, store, options, conf, full);
+    return new ZarrScanBuilder(view, store, options, confBroadcast, full);
   }
 
   @Override

@@ -113,13 +113,62 @@ class AggregatePushdownTest extends SparkTestBase {
   @ParameterizedTest
   @ValueSource(strings = {
       "SELECT sum(w) FROM t", // integer sums overflow under ANSI rules: Spark keeps them
-      "SELECT sum(v) FROM t WHERE x > 3", // a filter is evaluated after the scan
+      "SELECT sum(v) FROM t WHERE x > 3 OR y < 90", // not exact: Spark filters after the scan
+      "SELECT sum(v) FROM t WHERE x > 3 AND w > 0", // a filter on a variable
+      "SELECT sum(v), count(*) FROM t WHERE x IN (1.0, 5.0, 9.5)", // exact, but not one box
       "SELECT count(DISTINCT v) FROM t",
   })
   void whatCannotBeComputedInTheScanIsLeftToSpark(String sql) {
     Dataset<Row> on = query(sql, true);
     assertFalse(pushed(on));
     assertRowsEqual(sorted(query(sql, false)), sorted(on), sql);
+  }
+
+  /**
+   * Exact filters on dimension and position columns (comparisons with literals of the column's
+   * type, IN, BETWEEN, AND, NOT) are evaluated by the scan, so aggregates are computed in it too;
+   * the box can start inside chunks and cover edge chunks, on both grids (v, f, w whole chunks; g
+   * by region). By default the store is one partition, so the aggregation is complete in the scan
+   * (no final aggregate in Spark); with maxPartitionBytes=1 one partition per chunk, merged by
+   * Spark.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "SELECT sum(v), count(*), min(f), max(w) FROM t WHERE x > 3",
+      "SELECT sum(v), count(v), sum(f), count(f), sum(g), min(g), max(g) FROM t WHERE y_index >= 3 AND y_index < 9 AND x >= 4.0 AND x < 11",
+      "SELECT y, sum(f), count(g), max(v) FROM t WHERE y BETWEEN 80 AND 95 AND x_index < 12 GROUP BY y",
+      "SELECT x_index, min(v), max(f), count(*) FROM t WHERE x_index BETWEEN 6 AND 15 AND y <= 90.5 GROUP BY x_index",
+      "SELECT count(*), sum(v), min(w) FROM t WHERE x_index = 7",
+      "SELECT sum(v), count(*), max(f) FROM t WHERE x > 1000",
+      "SELECT avg(v), avg(g), count(*) FROM t WHERE NOT (y_index < 4) AND x_index <= 20",
+      "SELECT sum(f), count(*) FROM t WHERE y = 97.0 AND x <=> 2.5",
+      "SELECT sum(v), max(w) FROM t WHERE x IS NOT NULL AND y_index > 18",
+  })
+  void exactFiltersLetTheScanAggregate(String sql) {
+    for (String maxPartitionBytes : new String[] {"128m", "1"}) {
+      Dataset<Row> on = query(sql, true, "maxPartitionBytes", maxPartitionBytes);
+      String plan = on.queryExecution().executedPlan().toString();
+      assertTrue(pushed(on), () -> "not pushed: " + plan);
+      assertFalse(plan.contains(" Filter "), () -> "a filter left to Spark: " + plan);
+      // Complete exactly when one partition is planned (AVG too: Spark divides SUM by COUNT).
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("chunks=(\\d+)/").matcher(plan);
+      assertTrue(m.find(), plan);
+      boolean complete = maxPartitionBytes.equals("128m") || Long.parseLong(m.group(1)) <= 1;
+      assertEquals(complete, plan.contains(" complete"), plan);
+      assertEquals(complete, !plan.contains("HashAggregate"), plan);
+      Dataset<Row> off = query(sql, false, "maxPartitionBytes", maxPartitionBytes);
+      assertFalse(pushed(off));
+      assertRowsEqual(sorted(off), sorted(on), sql + " maxPartitionBytes=" + maxPartitionBytes);
+    }
+  }
+
+  @Test
+  void anEmptyBoxGivesNoGroups() {
+    String sql = "SELECT y_index, sum(v), count(*) FROM t WHERE y_index > 100 GROUP BY y_index";
+    Dataset<Row> on = query(sql, true);
+    assertTrue(pushed(on));
+    assertTrue(on.collectAsList().isEmpty());
+    assertTrue(query(sql, false).collectAsList().isEmpty());
   }
 
   private static List<Row> sorted(Dataset<Row> df) {

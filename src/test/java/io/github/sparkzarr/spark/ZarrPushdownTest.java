@@ -136,7 +136,11 @@ class ZarrPushdownTest extends SparkTestBase {
       "x < 3", "x <= 3", "x = 12.5", "x IN (1.0, 40.0, 49.5)", "y BETWEEN 70 AND 80", "y > 99.5",
       "NOT (x < 20)", "x < 5 OR x > 45", "x < 5 OR y > 95", "NOT (x < 5 OR y > 95)", "x > 1000",
       "y_index >= 33", "x_index = 7 AND y < 65", "NOT (x_index IN (1, 2, 3))", "12.5 > x",
-      "x <=> 0.5", "w > 100 AND x < 10", "v IS NULL", "x = 3.25"})
+      "x <=> 0.5", "w > 100 AND x < 10", "v IS NULL", "x = 3.25",
+      "x IS NOT NULL AND y_index < 3", "y IS NULL", "NOT (y IS NULL) AND x_index IN (0, 99)",
+      "x_index IN (1, 2, 3) AND y_index BETWEEN 5 AND 20", "x >= 49.5", "y = 61.0", "NOT (y_index <= 3)",
+      "y < 95.5 AND y >= 62 AND x > 0.25 AND x <= 30", "x_index > 97 OR x_index < 1", "x = 3", "y_index = 39.0",
+      "x > 2.5D", "y < CAST(70 AS FLOAT)", "x_index < 2 AND x > 0.0 OR y_index = 4"})
   void pushdownNeverChangesResults(String filter) {
     Dataset<Row> all = grid().select("y_index", "x_index", "y", "x", "v", "w");
     Dataset<Row> unpushed = spark().createDataFrame(all.collectAsList(), all.schema());
@@ -144,6 +148,41 @@ class ZarrPushdownTest extends SparkTestBase {
         .collectAsList().stream().map(Row::toString).sorted().toList();
     List<String> plain = unpushed.where(filter).collectAsList().stream().map(Row::toString).sorted().toList();
     assertEquals(plain, pushed, filter);
+    // No column read: the scan counts the selected rows (in the scan, or as empty rows for Spark).
+    assertEquals(plain.size(), grid().where(filter).count(), filter);
+    assertEquals(plain.size(), spark().read().format("zarr").option("pushDownAggregate", "false").load(store)
+        .select("y_index", "x_index", "y", "x", "v", "w").where(filter).count(), filter);
+  }
+
+  /**
+   * Exact filters (comparisons of dimension or position columns with literals of their type, IN,
+   * AND, NOT, IS [NOT] NULL) are evaluated by the scan alone; the others are pruned on and left to
+   * Spark. Either way the rows are those of the unpushed query (above).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "x BETWEEN 10 AND 14.5 AND y > 90|true", "x_index IN (1, 2, 3) AND NOT (y_index <= 3)|true",
+      "x IS NOT NULL AND y = 61.0|true", "x < 5 OR x > 45|true",
+      "x < 5 OR y > 95|false", "w > 100 AND x < 10|false", "v IS NULL|false"})
+  void exactFiltersAreNotEvaluatedAgain(String filterAndExact) {
+    String filter = filterAndExact.split("\\|")[0];
+    boolean exact = Boolean.parseBoolean(filterAndExact.split("\\|")[1]);
+    Dataset<Row> df = grid().select("y_index", "x_index", "y", "x", "v", "w").where(filter);
+    String plan = df.queryExecution().executedPlan().toString();
+    assertTrue(!exact || plan.contains("pushedFilters="), plan);
+    assertEquals(!exact, plan.contains(" Filter "), plan);
+  }
+
+  @Test
+  void limitAfterAnExactFilterReadsOnlyTheChunksItNeeds() {
+    Dataset<Row> df = spark().read().format("zarr").option("maxPartitionBytes", "1").load(store)
+        .where("x_index >= 50 AND y_index > 10").select("x_index", "y_index", "v").limit(5);
+    List<Row> rows = df.collectAsList();
+    assertEquals(5, rows.size());
+    for (Row r : rows) {
+      assertTrue(r.getLong(0) >= 50 && r.getLong(1) > 10, r.toString());
+    }
+    assertEquals(1, df.rdd().getNumPartitions());
   }
 
   @Test

@@ -103,6 +103,8 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     long[][] strides = new long[calls.size()][];
     NumericChunk[] byVariable = new NumericChunk[variables.length];
     long[][] stridesByVariable = new long[variables.length][];
+    long[] startByVariable = new long[variables.length];
+    long[] start = new long[calls.size()];
     for (int c = 0; c < calls.size(); c++) {
       int v = calls.get(c).variable();
       if (v < 0) {
@@ -112,12 +114,25 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
         ChunkData d = read(v, chunk, lo, len);
         byVariable[v] = new NumericChunk(d.bytes(), variables[v].memoryType(), view.variables().get(v).cf());
         stridesByVariable[v] = BoxCopy.strides(d.shape());
+        if (wholeChunk(v)) {
+          // The box (a filter's selection) may start inside the chunk.
+          for (int k = 0; k < rank; k++) {
+            startByVariable[v] += (lo[k] - chunk[k] * view.planChunks()[k]) * stridesByVariable[v][k];
+          }
+        }
       }
       data[c] = byVariable[v];
       strides[c] = stridesByVariable[v];
+      start[c] = startByVariable[v];
     }
     int[] slotOf = groupSlots(lo, len);
-    addElements(len, data, strides, slotOf);
+    addElements(len, data, strides, start, slotOf);
+  }
+
+  /** Whether the variable is read a whole chunk at a time (its grid is the plan's), else by region. */
+  private boolean wholeChunk(int v) {
+    ZarrArray array = variables[v];
+    return Arrays.equals(array.metadata().chunkShape(), view.planChunks()) && !array.readsPartialChunks();
   }
 
   /** The variable's elements over the box: its whole chunk when the grids agree, else a region. */
@@ -125,9 +140,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     ZarrArray array = variables[v];
     long t0 = System.nanoTime();
     long fetch0 = store.fetchNanos();
-    boolean aligned = Arrays.equals(array.metadata().chunkShape(), view.planChunks())
-        && !array.readsPartialChunks();
-    ChunkData data = aligned ? array.readChunk(chunk) : array.read(lo, len);
+    ChunkData data = wholeChunk(v) ? array.readChunk(chunk) : array.read(lo, len);
     decodeNanos += System.nanoTime() - t0 - (store.fetchNanos() - fetch0);
     return data;
   }
@@ -154,10 +167,11 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   }
 
   /**
-   * Adds every element of the box in row order. Rows along the last dimension are runs; a run
+   * Adds every element of the box in row order; call {@code c}'s data holds the box's first
+   * element at {@code start[c]}. Rows along the last dimension are runs; a run
    * belongs to one group unless the last dimension is grouped on.
    */
-  private void addElements(int[] len, NumericChunk[] data, long[][] strides, int[] slotOf) {
+  private void addElements(int[] len, NumericChunk[] data, long[][] strides, long[] start, int[] slotOf) {
     int rank = len.length;
     int last = rank - 1;
     int run = rank == 0 ? 1 : len[last];
@@ -179,7 +193,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
         }
       }
       for (int c = 0; c < data.length; c++) {
-        long b = 0;
+        long b = start[c];
         for (int d = 0; d < idx.length; d++) {
           b += idx[d] * (strides[c] == null ? 0 : strides[c][d]);
         }

@@ -7,18 +7,24 @@ import org.apache.spark.sql.connector.expressions.Expression;
 import org.apache.spark.sql.connector.expressions.Literal;
 import org.apache.spark.sql.connector.expressions.NamedReference;
 import org.apache.spark.sql.connector.expressions.filter.Predicate;
+import org.apache.spark.sql.types.DataType;
 
 /**
  * Turns V2 predicates on dimension columns into the positions that can match: a box (one
- * interval set per constrained dimension) that always contains every matching row. The
- * predicates still run after the scan, so a box that is too large costs time, never correctness.
+ * interval set per constrained dimension) that always contains every matching row. A box is
+ * {@code exact} when it holds exactly the rows the predicate accepts by Spark's rules: then the
+ * scan, which returns only rows inside the selection, evaluates the predicate itself and Spark
+ * need not run it again. Exact needs a searchable axis (positions, or a monotonic coordinate
+ * without nulls or NaN, whose values are those the scan returns) and literals of the column's
+ * own type (so no implicit conversion happens in the comparison); anything else is inexact or
+ * unusable, and Spark evaluates it after the scan.
  */
 final class PredicatePruner {
   /** A box of positions; {@code exact} when it holds exactly the matching rows. */
   record Box(Map<Integer, IntervalSet> dims, boolean exact) {}
 
-  /** A column that is searchable along dimension {@code dim}. */
-  record Axis(int dim, SortedAxis values) {}
+  /** A column of Spark type {@code type} that is searchable along dimension {@code dim}. */
+  record Axis(int dim, SortedAxis values, DataType type) {}
 
   private final Function<String, Axis> axisOf;
   private final long[] lengths;
@@ -73,14 +79,26 @@ final class PredicatePruner {
         if (axis == null) {
           return null;
         }
+        boolean exact = true;
         for (int i = 1; i < c.length; i++) {
           IntervalSet s = compare(axis, "=", c[i]);
           if (s == null) {
             return null;
           }
+          exact &= sameType(axis, c[i]);
           out = out.union(s);
         }
-        return new Box(Map.of(axis.dim(), out), true);
+        return new Box(Map.of(axis.dim(), out), exact);
+      }
+      case "IS_NOT_NULL", "IS_NULL": {
+        // A searchable axis has no nulls: every row, or none.
+        Axis axis = axis(c[0]);
+        if (axis == null) {
+          return null;
+        }
+        long n = lengths[axis.dim()];
+        return new Box(Map.of(axis.dim(), p.name().equals("IS_NULL") ? IntervalSet.empty() : IntervalSet.all(n)),
+            true);
       }
       case "=", "<=>", "<", "<=", ">", ">=": {
         String op = p.name();
@@ -92,7 +110,7 @@ final class PredicatePruner {
           op = flip(op);
         }
         IntervalSet s = axis == null ? null : compare(axis, op, value);
-        return s == null ? null : new Box(Map.of(axis.dim(), s), true);
+        return s == null ? null : new Box(Map.of(axis.dim(), s), sameType(axis, value));
       }
       default:
         return null;
@@ -118,6 +136,11 @@ final class PredicatePruner {
       return axisOf.apply(r.fieldNames()[0]);
     }
     return null;
+  }
+
+  /** Whether the literal has the column's own type, so Spark compares without converting. */
+  private static boolean sameType(Axis axis, Expression e) {
+    return e instanceof Literal<?> lit && lit.dataType().equals(axis.type());
   }
 
   private static IntervalSet compare(Axis axis, String op, Expression e) {

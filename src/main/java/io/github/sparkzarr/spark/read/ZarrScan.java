@@ -14,8 +14,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.stream.Collectors;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.network.util.JavaUtils;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.expressions.filter.Predicate;
@@ -28,7 +26,6 @@ import org.apache.spark.sql.connector.read.Statistics;
 import org.apache.spark.sql.connector.read.SupportsReportStatistics;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * A planned read: partitions are runs of whole chunks of the plan grid, packed up to the target
@@ -38,19 +35,22 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
   private final ScanPlan plan;
   private final StructType schema;
   private final ZarrReadOptions options;
-  private final Configuration conf;
   private final Predicate[] pushed;
   /** The aggregation computed per partition, or null for a scan returning rows. */
   private final PushedAggregate aggregate;
+  private final ConfBroadcast confBroadcast;
+  /** All planned chunks in one partition, whose partial aggregates are then the final ones. */
+  private final boolean singlePartition;
 
-  ZarrScan(ScanPlan plan, StructType schema, ZarrReadOptions options, Configuration conf,
-      Predicate[] pushed, PushedAggregate aggregate) {
+  ZarrScan(ScanPlan plan, StructType schema, ZarrReadOptions options,
+      ConfBroadcast confBroadcast, Predicate[] pushed, PushedAggregate aggregate, boolean singlePartition) {
     this.plan = plan;
     this.schema = schema;
     this.options = options;
-    this.conf = conf;
+    this.confBroadcast = confBroadcast;
     this.pushed = pushed;
     this.aggregate = aggregate;
+    this.singlePartition = singlePartition;
   }
 
   @Override
@@ -67,7 +67,7 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
         + " chunks=" + plan.chunkCount() + "/" + totalChunks()
         + (pushed.length == 0 ? "" : " pushedFilters=" + Arrays.toString(pushed))
         + (plan.limit() < 0 ? "" : " limit=" + plan.limit())
-        + (aggregate == null ? "" : " " + aggregate.describe(v));
+        + (aggregate == null ? "" : " " + aggregate.describe(v) + (singlePartition ? " complete" : ""));
   }
 
   @Override
@@ -115,7 +115,7 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
     if (plan.limit() >= 0 && !plan.columns().isEmpty()) {
       chunks = chunksForLimit(chunks);
     }
-    long perPartition = Math.max(1, targetBytes() / chunkBytes());
+    long perPartition = singlePartition ? Math.max(1, chunks) : Math.max(1, targetBytes() / chunkBytes());
     List<InputPartition> out = new ArrayList<>();
     for (long start = 0; start < chunks; start += perPartition) {
       out.add(new ZarrInputPartition(start, Math.min(chunks, start + perPartition)));
@@ -140,8 +140,7 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
 
   @Override
   public PartitionReaderFactory createReaderFactory() {
-    JavaSparkContext sc = JavaSparkContext.fromSparkContext(SparkSession.active().sparkContext());
-    return new ZarrReaderFactory(plan, aggregate, schema, sc.broadcast(new SerializableConfiguration(conf)));
+    return new ZarrReaderFactory(plan, aggregate, schema, confBroadcast.get(SparkSession.active().sparkContext()));
   }
 
   @Override

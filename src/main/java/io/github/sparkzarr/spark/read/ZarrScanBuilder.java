@@ -7,12 +7,12 @@ import io.github.sparkzarr.zarr.store.Store;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.expressions.NamedReference;
 import org.apache.spark.sql.connector.expressions.aggregate.AggregateFunc;
 import org.apache.spark.sql.connector.expressions.aggregate.Aggregation;
+import org.apache.spark.sql.connector.expressions.aggregate.Avg;
 import org.apache.spark.sql.connector.expressions.aggregate.Count;
 import org.apache.spark.sql.connector.expressions.aggregate.CountStar;
 import org.apache.spark.sql.connector.expressions.aggregate.Max;
@@ -30,30 +30,35 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * Narrows a read: only the columns a query needs, only the chunks its filters on dimension
- * columns can match, at most LIMIT rows per partition, COUNT/MIN/MAX of dimension columns
- * answered from metadata when the query has no filter, and other aggregates of numeric variables
- * computed per partition in the scan ({@link AggregatePlanner}).
+ * columns can match (exact filters are evaluated by the scan alone, {@link PredicatePruner}), at
+ * most LIMIT rows per partition, COUNT/MIN/MAX of dimension columns answered from metadata when
+ * the query has no filter, and other aggregates of numeric variables computed per partition in
+ * the scan ({@link AggregatePlanner}), completely when the scan is one partition.
  */
 public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
     SupportsPushDownV2Filters, SupportsPushDownLimit, SupportsPushDownAggregates {
   private final DatasetView view;
   private final ZarrReadOptions options;
-  private final Configuration conf;
+  private final ConfBroadcast confBroadcast;
   private final CoordinateAxes axes;
   private StructType schema;
   private List<OutputColumn> columns;
   private Predicate[] pushed = new Predicate[0];
+  /** Whether every predicate was exact: the scan returns only matching rows, none is left to Spark. */
+  private boolean filtersComplete = true;
+  /** The aggregation is computed completely in one partition: Spark skips its final aggregate. */
+  private boolean completeAggregate;
   private IntervalSet[] selection;
   private long limit = -1;
   private InternalRow aggregateAnswer;
   private StructType aggregateSchema;
   private PushedAggregate partialAggregate;
 
-  public ZarrScanBuilder(DatasetView view, Store store, ZarrReadOptions options, Configuration conf,
-      StructType fullSchema) {
+  public ZarrScanBuilder(DatasetView view, Store store, ZarrReadOptions options,
+      ConfBroadcast confBroadcast, StructType fullSchema) {
     this.view = view;
     this.options = options;
-    this.conf = conf;
+    this.confBroadcast = confBroadcast;
     this.axes = new CoordinateAxes(view, store);
     this.selection = new IntervalSet[view.rank()];
     for (int d = 0; d < view.rank(); d++) {
@@ -95,6 +100,7 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
   public Predicate[] pushPredicates(Predicate[] predicates) {
     PredicatePruner pruner = new PredicatePruner(this::axis, lengths());
     List<Predicate> used = new ArrayList<>();
+    List<Predicate> postScan = new ArrayList<>();
     for (Predicate p : predicates) {
       PredicatePruner.Box box = pruner.box(p);
       if (box != null) {
@@ -103,11 +109,17 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
           selection[e.getKey()] = selection[e.getKey()].intersect(e.getValue());
         }
       }
+      if (box == null || !box.exact()) {
+        postScan.add(p);
+      }
     }
     pushed = used.toArray(new Predicate[0]);
-    // Every predicate is evaluated again after the scan: pruning only ever skips rows that
-    // cannot match, so results never depend on it.
-    return predicates;
+    filtersComplete = postScan.isEmpty();
+    // The scan returns exactly the rows inside the selection, so an exact predicate is fully
+    // evaluated by it; the others prune only (never skipping a row that can match) and Spark
+    // evaluates them again after the scan. With no predicate left to Spark, Spark may push
+    // aggregates and LIMIT too.
+    return postScan.toArray(new Predicate[0]);
   }
 
   private PredicatePruner.Axis axis(String column) {
@@ -115,10 +127,10 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
       Dimension dim = view.dims().get(d);
       if (dim.column().equals(column)) {
         CoordinateAxes.Sorted s = axes.values(d);
-        return s == null ? null : new PredicatePruner.Axis(d, s.axis());
+        return s == null ? null : new PredicatePruner.Axis(d, s.axis(), dim.type());
       }
       if (column.equals(dim.indexColumn())) {
-        return new PredicatePruner.Axis(d, axes.positions(d).axis());
+        return new PredicatePruner.Axis(d, axes.positions(d).axis(), DataTypes.LongType);
       }
     }
     return null;
@@ -139,9 +151,26 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
     return true;
   }
 
+  /**
+   * Complete when answered from metadata, or when the scan computes it and plans a single
+   * partition (a small box): that partition's partial results are the final ones, so Spark drops
+   * its final aggregate and the shuffle before it. AVG is left to the partial path, where Spark
+   * splits it into SUM and COUNT.
+   */
   @Override
   public boolean supportCompletePushDown(Aggregation aggregation) {
-    return answer(aggregation) != null;
+    if (answer(aggregation) != null) {
+      return true;
+    }
+    for (AggregateFunc f : aggregation.aggregateExpressions()) {
+      if (f instanceof Avg) {
+        return false;
+      }
+    }
+    PushedAggregate partial = partialPlan(aggregation);
+    completeAggregate = partial != null
+        && ((ZarrScan) scanOf(partial, false)).planInputPartitions().length == 1;
+    return completeAggregate;
   }
 
   @Override
@@ -161,11 +190,25 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
 
   /** Aggregates computed per partition in the scan, for Spark to merge; false if not possible. */
   private boolean pushPartial(Aggregation aggregation) {
-    if (!options.pushDownAggregate() || pushed.length > 0) {
-      return false;
-    }
-    partialAggregate = new AggregatePlanner(view, this::column).plan(aggregation);
+    partialAggregate = partialPlan(aggregation);
     return partialAggregate != null;
+  }
+
+  /**
+   * The aggregation computed in the scan, or null. Only when every filter is exact (Spark pushes
+   * aggregates only then, and the scan must see exactly the matching elements) and the selection
+   * is one interval per dimension (the aggregate reader adds one box per chunk).
+   */
+  private PushedAggregate partialPlan(Aggregation aggregation) {
+    if (!options.pushDownAggregate() || !filtersComplete) {
+      return null;
+    }
+    for (IntervalSet s : selection) {
+      if (s.rangeCount() > 1) {
+        return null;
+      }
+    }
+    return new AggregatePlanner(view, this::column).plan(aggregation);
   }
 
   /** COUNT(*), COUNT and MIN/MAX of dimension columns, from metadata alone; null if not possible. */
@@ -230,15 +273,25 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
     if (aggregateAnswer != null) {
       return new MetadataAnswerScan(aggregateSchema, aggregateAnswer, view.location());
     }
+    if (partialAggregate != null) {
+      return scanOf(partialAggregate, completeAggregate);
+    }
+    ScanPlan plan = new ScanPlan(view, List.copyOf(columns), selection.clone(), chunks(), limit);
+    return new ZarrScan(plan, schema, options, confBroadcast, pushed, null, false);
+  }
+
+  /** The scan computing {@code aggregate}; {@code complete}: in exactly one partition. */
+  private Scan scanOf(PushedAggregate aggregate, boolean complete) {
+    ScanPlan plan = new ScanPlan(view, List.of(), selection.clone(), chunks(), -1);
+    return new ZarrScan(plan, aggregate.schema(view), options, confBroadcast, pushed, aggregate, complete);
+  }
+
+  /** The selected chunk indices along each dimension. */
+  private long[][] chunks() {
     long[][] chunks = new long[view.rank()][];
     for (int d = 0; d < view.rank(); d++) {
       chunks[d] = selection[d].chunks(view.planChunks()[d]);
     }
-    if (partialAggregate != null) {
-      ScanPlan plan = new ScanPlan(view, List.of(), selection.clone(), chunks, -1);
-      return new ZarrScan(plan, partialAggregate.schema(view), options, conf, pushed, partialAggregate);
-    }
-    ScanPlan plan = new ScanPlan(view, List.copyOf(columns), selection.clone(), chunks, limit);
-    return new ZarrScan(plan, schema, options, conf, pushed, null);
+    return chunks;
   }
 }
