@@ -1,5 +1,10 @@
 #!/usr/bin/env bash
 # Where a small query's wall time goes (QueryPhases): bench/phases.sh STORE RUNS QUERY...
+# The store is view t (and t_rows, pushDownAggregate=false); STORE in a query is its path (for
+# zarr.`STORE` SQL). Queries take turns. CLASSES=DIR runs another build (bench/compare.sh leaves
+# target/compare/before/classes); JOPTS="-Djfr=/tmp/x" records a JFR profile and prints the
+# driver thread's inclusive samples; JOPTS="-Dopen=1" / "-Dbcast=1" time opening the table / a
+# broadcast of the Hadoop configuration. Run bench/run.sh first (classpath, stores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${DATA:-target/bench/data} STORE=$1 RUNS=$2; shift 2

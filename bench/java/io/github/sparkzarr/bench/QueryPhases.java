@@ -72,6 +72,19 @@ public final class QueryPhases {
     try {
       spark.read().format("zarr").load(store).createOrReplaceTempView("t");
       spark.read().format("zarr").option("pushDownAggregate", "false").load(store).createOrReplaceTempView("t_rows");
+      if (System.getProperty("open") != null) {
+        // Opening the table (metadata read on the driver): what each query pays when it loads the
+        // store anew (zarr.`path` SQL, spark.read().load() per query), not a view.
+        double[] o = new double[50];
+        for (int i = 0; i < 50; i++) {
+          long t0 = System.nanoTime();
+          io.github.sparkzarr.spark.ZarrTable.open(io.github.sparkzarr.spark.options.ZarrReadOptions.parse(
+              java.util.Map.of("path", store)));
+          o[i] = (System.nanoTime() - t0) / 1e6;
+        }
+        java.util.Arrays.sort(o);
+        System.out.printf(Locale.ROOT, "ZarrTable.open: median %.2f ms min %.2f max %.2f%n", o[25], o[0], o[49]);
+      }
       if (System.getProperty("bcast") != null) {
         org.apache.spark.api.java.JavaSparkContext jsc = org.apache.spark.api.java.JavaSparkContext.fromSparkContext(spark.sparkContext());
         double[] b = new double[50];

@@ -154,8 +154,10 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
   /**
    * Complete when answered from metadata, or when the scan computes it and plans a single
    * partition (a small box): that partition's partial results are the final ones, so Spark drops
-   * its final aggregate and the shuffle before it. AVG is left to the partial path, where Spark
-   * splits it into SUM and COUNT.
+   * its final aggregate and the shuffle before it. Not with AVG: Spark then splits it into SUM
+   * and COUNT and asks again after pushAggregation, and divides the scan's SUM by its COUNT. The
+   * answer is the same each time it is asked (it depends on the plan only), and build() then plans
+   * exactly one partition, so a complete answer never meets several partitions.
    */
   @Override
   public boolean supportCompletePushDown(Aggregation aggregation) {
