@@ -103,20 +103,16 @@ final class ZarrDataWriter implements DataWriter<InternalRow> {
   @Override
   public void write(InternalRow row) throws IOException {
     long[] pos = positions(row);
-    boolean sameChunk = current != null;
-    int index = 0;
-    for (int d = 0; d < rank; d++) {
-      long c = pos[d] / chunkShape[d];
-      chunkOfRow[d] = c;
-      sameChunk = sameChunk && current.coords()[d] == c;
-      index = index * chunkShape[d] + (int) (pos[d] - c * chunkShape[d]);
-      maxPositions[d] = Math.max(maxPositions[d], pos[d]);
-    }
-    if (!sameChunk) {
+    int index = current == null ? -1 : current.indexOf(pos);
+    if (index < 0) {
+      for (int d = 0; d < rank; d++) {
+        chunkOfRow[d] = pos[d] / chunkShape[d];
+      }
       if (completed.contains(boxed(chunkOfRow))) {
         throw duplicate(pos);
       }
       current = assembler(chunkOfRow.clone());
+      index = current.indexOf(pos);
     }
     if (!current.claim(index)) {
       throw duplicate(pos);
@@ -233,6 +229,9 @@ final class ZarrDataWriter implements DataWriter<InternalRow> {
             + " in " + layout.location());
       }
       pos[d] = p;
+      if (p > maxPositions[d]) {
+        maxPositions[d] = p;
+      }
     }
     return pos;
   }
