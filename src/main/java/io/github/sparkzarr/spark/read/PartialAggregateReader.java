@@ -23,8 +23,9 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
  * Computes a {@link PushedAggregate} over a range of planned chunks: each chunk is decoded and its
- * elements are added, in row order, straight from the decoded bytes to per-group accumulators. No
- * row or column vector is built for the data; the partition yields one batch of partial results.
+ * elements are added, in row order, straight from the decoded bytes to per-group accumulators
+ * ({@link ChunkFeeder}); blosc chunks block by block as they are decoded. No row or column vector is
+ * built for the data; the partition yields one batch of partial results.
  */
 final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   /** Whether byte-shuffled blosc blocks are summed without un-shuffling them first. */
