@@ -22,6 +22,8 @@ final class ChunkFeeder implements BlockSink {
   /** Element strides of the decoded data (the chunk's shape, or the box's for a region read). */
   private final long[] strides;
   private final int[] slotOf;
+  /** Where the box's first element is in the decoded data (a filter's box may start inside a chunk). */
+  private final long origin;
   private final int[] groupDims;
   private final int[] groupStride;
   /** The slot step between neighbours along the last dimension; 0 when it is not grouped on. */
@@ -38,9 +40,10 @@ final class ChunkFeeder implements BlockSink {
   /**
    * @param type the variable's memory type (null when the accumulators read no data: COUNT(*))
    * @param fuseShuffle whether to read byte-shuffled blocks without un-shuffling them first
+   * @param origin the element index of the box's first element in the decoded data
    */
   ChunkFeeder(DataType type, CfDecoding cf, boolean fuseShuffle, Accumulator[] accumulators,
-      int[] len, long[] strides, int[] groupDims, int[] slotOf) {
+      int[] len, long[] strides, long origin, int[] groupDims, int[] slotOf) {
     this.type = type;
     this.cf = cf;
     this.elementSize = type == null ? 1 : type.size();
@@ -49,6 +52,7 @@ final class ChunkFeeder implements BlockSink {
     this.len = len;
     this.strides = strides;
     this.slotOf = slotOf;
+    this.origin = origin;
     this.groupDims = groupDims;
     int rank = len.length;
     int last = rank - 1;
@@ -114,7 +118,7 @@ final class ChunkFeeder implements BlockSink {
         g += idx[groupDims[k]] * groupStride[k];
       }
     }
-    long b = 0;
+    long b = origin;
     for (int d = 0; d < idx.length; d++) {
       b += idx[d] * strides[d];
     }

@@ -121,7 +121,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
       }
       Accumulator[] targets = on.toArray(new Accumulator[0]);
       if (v < 0) {
-        new ChunkFeeder(null, null, false, targets, len, BoxCopy.strides(len), groupDims, slotOf)
+        new ChunkFeeder(null, null, false, targets, len, BoxCopy.strides(len), 0, groupDims, slotOf)
             .countAll();
       } else {
         read(v, chunk, lo, len, targets, slotOf);
@@ -145,7 +145,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     ChunkFeeder feeder;
     if (aligned) {
       int[] shape = array.metadata().chunkShape();
-      feeder = new ChunkFeeder(type, cf, FUSE_SHUFFLE, targets, len, BoxCopy.strides(shape),
+      feeder = new ChunkFeeder(type, cf, FUSE_SHUFFLE, targets, len, BoxCopy.strides(shape), 0,
           groupDims, slotOf);
       if (!array.readChunkBlocks(chunk, buffers, feeder)) {
         byte[] fill = array.fillChunk(shape).bytes();
@@ -153,7 +153,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
       }
     } else {
       ChunkData data = array.read(lo, len);
-      feeder = new ChunkFeeder(type, cf, false, targets, len, BoxCopy.strides(data.shape()),
+      feeder = new ChunkFeeder(type, cf, false, targets, len, BoxCopy.strides(data.shape()), 0,
           groupDims, slotOf);
       feeder.block(data.bytes(), 0, 0, data.bytes().length);
     }

@@ -154,7 +154,7 @@ class ChunkFeederTest {
       }
       int[] slotOf = slotsOf(groupDims, md.shape(), lo, len);
       long[] strides = BoxCopy.strides(chunkShape);
-      ChunkFeeder feeder = new ChunkFeeder(type, cf, mode == Mode.FUSED, targets, len, strides,
+      ChunkFeeder feeder = new ChunkFeeder(type, cf, mode == Mode.FUSED, targets, len, strides, 0,
           groupDims, slotOf);
       counters[0]++;
       if (mode == Mode.WHOLE) {
@@ -187,7 +187,7 @@ class ChunkFeederTest {
         }
       }
       feeder.checkFinished();
-      new ChunkFeeder(null, null, false, new Accumulator[] {rows}, len, BoxCopy.strides(len),
+      new ChunkFeeder(null, null, false, new Accumulator[] {rows}, len, BoxCopy.strides(len), 0,
           groupDims, slotOf).countAll();
       int d = rank - 1;
       while (d >= 0 && ++coords[d] == grid[d]) {
