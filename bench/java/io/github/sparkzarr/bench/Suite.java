@@ -216,8 +216,12 @@ public final class Suite {
     try {
       df.write().format("zarr").mode("overwrite").save(zarrOut);
       notes.put("Zarr write", "df.write.format(\"zarr\") (Spark write path), default options: "
-          + "Zarr v3, zstd level 1, default chunks");
+          + "Zarr v3, zstd level 1, the read's chunks, no shuffle (shuffle=auto: rows come chunk by chunk)");
       timeWrites("Zarr write", () -> df.write().format("zarr").mode("overwrite").save(zarrOut), true);
+      // What a write of rows not from a Zarr read pays: Spark repartitions them by chunk.
+      notes.put("Zarr write, shuffle=true", "the same write with option shuffle=true (one run)");
+      timeRuns("Zarr write, shuffle=true", () -> df.write().format("zarr").option("shuffle", "true")
+          .mode("overwrite").save(zarrOut), 1, true);
     } catch (Exception e) {
       // No Spark write path yet: the core writes the same array, chunk by chunk, in CORES threads.
       log("df.write.format(\"zarr\") is not available (" + firstLine(e) + "); timing the core instead");
@@ -357,6 +361,9 @@ public final class Suite {
           rows / get("xarray+dask sum(value) " + s), "<= 0.5");
     }
     ratio(out, "Zarr write / Parquet write", get("Zarr write") / get("Parquet write (Spark, snappy)"), "<= 1.2");
+    ratio(out, "same, from task CPU", get("Zarr write [task CPU]") / get("Parquet write (Spark, snappy) [task CPU]"), "<= 1.2");
+    ratio(out, "Zarr write with shuffle=true / Parquet write",
+        get("Zarr write, shuffle=true") / get("Parquet write (Spark, snappy)"), "(rows not from a read)");
     ratio(out, "plan 1,000,000 chunks (s)", get("plan 1,000,000 chunks (executedPlan + input partitions)"), "<= 2");
     out.append("\n");
     notes.forEach((k, v) -> out.append("- ").append(k).append(": ").append(v).append('\n'));

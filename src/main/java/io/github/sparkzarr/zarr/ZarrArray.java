@@ -3,8 +3,14 @@ package io.github.sparkzarr.zarr;
 import io.github.sparkzarr.zarr.chunk.BoxCopy;
 import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.chunk.FillChunks;
+import io.github.sparkzarr.zarr.codec.BlockSink;
+import io.github.sparkzarr.zarr.codec.ChunkCodec;
 import io.github.sparkzarr.zarr.codec.CodecException;
+import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.codec.DecodeLimit;
+import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
+import io.github.sparkzarr.zarr.codec.blosc.BloscCodec;
+import io.github.sparkzarr.zarr.codec.v3.EndianCodec;
 import io.github.sparkzarr.zarr.codec.v3.RangeReader;
 import io.github.sparkzarr.zarr.codec.v3.ShardingCodec;
 import io.github.sparkzarr.zarr.codec.v3.V3ChunkCodec;
@@ -13,6 +19,7 @@ import io.github.sparkzarr.zarr.metadata.ArrayMetadata;
 import io.github.sparkzarr.zarr.store.Store;
 import io.github.sparkzarr.zarr.store.StoreKeys;
 import java.io.IOException;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Optional;
 
@@ -25,11 +32,73 @@ public final class ZarrArray {
   private final Store store;
   private final String path;
   private final ArrayMetadata metadata;
+  /** The chain's only codec when chunks can be decoded block by block, else null. */
+  private final BloscCodec blockCodec;
 
   public ZarrArray(Store store, String path, ArrayMetadata metadata) {
     this.store = store;
     this.path = StoreKeys.normalizePath(path);
     this.metadata = metadata;
+    this.blockCodec = blockCodec(metadata);
+  }
+
+  /**
+   * Blosc when it is the whole chain on fixed-size little-endian elements in C order: v2 with no
+   * filters and blosc as compressor; v3 with the little-endian "bytes" codec and blosc only.
+   */
+  private static BloscCodec blockCodec(ArrayMetadata md) {
+    DataType t = md.dataType();
+    if (t.isVariableLength() || t.needsSwap() && t.size() > 1) {
+      return null;
+    }
+    ChunkCodec codec = md.codec();
+    if (codec instanceof V2ChunkCodec v2) {
+      boolean plain = v2.filters().isEmpty() && (!v2.fortranOrder() || md.rank() <= 1);
+      return plain && v2.compressor() instanceof BloscCodec b ? b : null;
+    }
+    if (codec instanceof V3ChunkCodec v3) {
+      boolean plain = v3.arrayCodecs().isEmpty() && v3.bytesCodecs().size() == 1
+          && v3.serializer() instanceof EndianCodec e
+          && (e.order() == ByteOrder.LITTLE_ENDIAN || e.order() == null && t.size() == 1);
+      return plain && v3.bytesCodecs().get(0).codec() instanceof BloscCodec b ? b : null;
+    }
+    return null;
+  }
+
+  /**
+   * Whether {@link #readChunkBlocks} hands out a chunk while it is decoded, block by block (the
+   * codec chain is blosc alone), rather than after decoding it whole.
+   */
+  public boolean decodesByBlock() {
+    return blockCodec != null;
+  }
+
+  /**
+   * Reads the chunk at {@code coords} and hands its decoded bytes (little-endian, C order, the full
+   * chunk shape) to {@code sink} in order: block by block when {@link #decodesByBlock}, else as
+   * one piece. Pieces start and end on element boundaries.
+   *
+   * @return false, having handed out nothing, when the chunk was never written
+   */
+  public boolean readChunkBlocks(long[] coords, DecodeBuffers buffers, BlockSink sink)
+      throws IOException {
+    String key = chunkKey(coords);
+    Optional<byte[]> stored = store.get(key, maxStoredChunkBytes());
+    if (stored.isEmpty()) {
+      return false;
+    }
+    if (blockCodec == null) {
+      byte[] bytes = decodeChunk(key, stored.get()).bytes();
+      sink.block(bytes, 0, 0, bytes.length);
+      return true;
+    }
+    int size = metadata.dataType().size();
+    try {
+      blockCodec.decodeBlocks(stored.get(), metadata.chunkElementCount() * size, size, buffers, sink);
+    } catch (IOException | RuntimeException e) {
+      throw new ZarrException(store.location(), key, "cannot decode chunk: " + e.getMessage(), e);
+    }
+    return true;
   }
 
   /** Opens the array at {@code path} ("" for the store root), of any supported format. */

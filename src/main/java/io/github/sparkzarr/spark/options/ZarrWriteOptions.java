@@ -32,9 +32,10 @@ public final class ZarrWriteOptions implements Serializable {
   public static final String SHARDS = "shards";
   public static final String APPEND_DIM = "append_dim";
   public static final String TARGET_CHUNK_BYTES = "target_chunk_bytes";
+  public static final String SHUFFLE = "shuffle";
 
   public static final List<String> KNOWN = List.of(PATH, DIMENSIONS, CHUNKS, SHAPE, ZARR_FORMAT,
-      COMPRESSOR, COMPRESSION_LEVEL, FILL_VALUE, ATTRIBUTES, SHARDS, APPEND_DIM, TARGET_CHUNK_BYTES);
+      COMPRESSOR, COMPRESSION_LEVEL, FILL_VALUE, ATTRIBUTES, SHARDS, APPEND_DIM, TARGET_CHUNK_BYTES, SHUFFLE);
   /** Compressors by name; "none" stores chunks uncompressed. */
   public static final List<String> COMPRESSORS =
       List.of("zstd", "blosc", "gzip", "zlib", "lz4", "bz2", "lzma", "none");
@@ -55,11 +56,33 @@ public final class ZarrWriteOptions implements Serializable {
   private final String attributes;
   private final String appendDim;
   private final long targetChunkBytes;
+  private final Shuffle shuffle;
   private final Map<String, String> hadoopSettings;
+
+  /** Option {@value #SHUFFLE}: whether Spark repartitions rows by chunk before the write. */
+  public enum Shuffle {
+    /** Only when the rows may not come chunk by chunk (see WritePlanner). */
+    AUTO,
+    /** Always ("true"). */
+    ALWAYS,
+    /** Never ("false"): chunks split across tasks are merged by the job commit. */
+    NEVER;
+
+    static Shuffle parse(String value) {
+      String v = value == null ? "auto" : value.trim().toLowerCase(Locale.ROOT);
+      return switch (v) {
+        case "auto" -> AUTO;
+        case "true" -> ALWAYS;
+        case "false" -> NEVER;
+        default -> throw new IllegalArgumentException("option '" + SHUFFLE + "' must be auto, true or "
+            + "false, got '" + value + "'");
+      };
+    }
+  }
 
   private ZarrWriteOptions(String path, List<String> dimensions, int[] chunks, int[] shards, long[] shape,
       int zarrFormat, boolean zarrFormatGiven, String compressorConfig, String fillValue, String attributes, String appendDim,
-      long targetChunkBytes, Map<String, String> hadoopSettings) {
+      long targetChunkBytes, Shuffle shuffle, Map<String, String> hadoopSettings) {
     this.path = path;
     this.dimensions = dimensions;
     this.chunks = chunks;
@@ -72,6 +95,7 @@ public final class ZarrWriteOptions implements Serializable {
     this.attributes = attributes;
     this.appendDim = appendDim;
     this.targetChunkBytes = targetChunkBytes;
+    this.shuffle = shuffle;
     this.hadoopSettings = hadoopSettings;
   }
 
@@ -111,7 +135,7 @@ public final class ZarrWriteOptions implements Serializable {
     long target = known.containsKey(TARGET_CHUNK_BYTES)
         ? longs(TARGET_CHUNK_BYTES, known.get(TARGET_CHUNK_BYTES), false)[0] : DEFAULT_TARGET_CHUNK_BYTES;
     return new ZarrWriteOptions(known.get(PATH), dims, chunks, shards, shape, format, known.containsKey(ZARR_FORMAT), compressor, fill, attrs,
-        appendDim, target, Collections.unmodifiableMap(hadoop));
+        appendDim, target, Shuffle.parse(known.get(SHUFFLE)), Collections.unmodifiableMap(hadoop));
   }
 
   /** 'chunks' and 'shape' give one length per dimension (checked again once dimensions are known). */
@@ -252,6 +276,10 @@ public final class ZarrWriteOptions implements Serializable {
   /** The path given as an option, or null (catalog writes name the target otherwise). */
   public String path() {
     return path;
+  }
+
+  public Shuffle shuffle() {
+    return shuffle;
   }
 
   /** The dimension names in order, or null to take them from the existing target. */

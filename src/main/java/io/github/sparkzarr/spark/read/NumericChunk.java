@@ -27,6 +27,13 @@ final class NumericChunk {
   }
 
   final byte[] bytes;
+  /** Where element 0 starts in {@link #bytes}. */
+  final int offset;
+  /**
+   * 0 for elements stored one after the other; else the elements are byte-shuffled as blosc
+   * stores a block: byte k of element i at {@code bytes[offset + k * plane + i]}.
+   */
+  final int plane;
   final Layout layout;
   /** Whether NaN means missing (a NaN fill value or _FillValue). */
   final boolean maskNaN;
@@ -35,7 +42,17 @@ final class NumericChunk {
   private final CfDecoding cf;
 
   NumericChunk(byte[] bytes, DataType t, CfDecoding cf) {
+    this(bytes, 0, 0, t, cf);
+  }
+
+  /**
+   * Elements from {@code bytes[offset]} on, one after the other ({@code plane} 0) or byte-shuffled
+   * in planes of {@code plane} bytes (a blosc block of {@code plane} elements).
+   */
+  NumericChunk(byte[] bytes, int offset, int plane, DataType t, CfDecoding cf) {
     this.bytes = bytes;
+    this.offset = offset;
+    this.plane = plane;
     this.layout = layoutOf(t);
     this.cf = cf;
     this.maskNaN = cf != null && cf.maskNaN();
@@ -61,19 +78,37 @@ final class NumericChunk {
   }
 
   int intAt(int i) {
-    return (int) INT.get(bytes, i * 4);
+    return plane == 0 ? (int) INT.get(bytes, offset + i * 4) : shuffledInt(i);
   }
 
   long longAt(int i) {
-    return (long) LONG.get(bytes, i * 8);
+    return plane == 0 ? (long) LONG.get(bytes, offset + i * 8) : shuffledLong(i);
   }
 
   float floatAt(int i) {
-    return (float) FLOAT.get(bytes, i * 4);
+    return plane == 0 ? (float) FLOAT.get(bytes, offset + i * 4) : Float.intBitsToFloat(shuffledInt(i));
   }
 
   double doubleAt(int i) {
-    return (double) DOUBLE.get(bytes, i * 8);
+    return plane == 0 ? (double) DOUBLE.get(bytes, offset + i * 8) : Double.longBitsToDouble(shuffledLong(i));
+  }
+
+  /** The 4 bytes of element {@code i} of a byte-shuffled block. */
+  int shuffledInt(int i) {
+    int p = offset + i;
+    return (bytes[p] & 0xFF) | (bytes[p + plane] & 0xFF) << 8 | (bytes[p + 2 * plane] & 0xFF) << 16
+        | bytes[p + 3 * plane] << 24;
+  }
+
+  /** The 8 bytes of element {@code i} of a byte-shuffled block. */
+  long shuffledLong(int i) {
+    int p = offset + i;
+    long lo = (bytes[p] & 0xFF) | (bytes[p + plane] & 0xFF) << 8 | (bytes[p + 2 * plane] & 0xFF) << 16
+        | (bytes[p + 3 * plane] & 0xFFL) << 24;
+    p += 4 * plane;
+    long hi = (bytes[p] & 0xFF) | (bytes[p + plane] & 0xFF) << 8 | (bytes[p + 2 * plane] & 0xFF) << 16
+        | (long) bytes[p + 3 * plane] << 24;
+    return lo | hi << 32;
   }
 
   /** Element {@code i} widened to long (integer layouts only). */

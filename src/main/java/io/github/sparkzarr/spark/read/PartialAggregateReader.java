@@ -1,12 +1,16 @@
 package io.github.sparkzarr.spark.read;
 
 import io.github.sparkzarr.spark.read.metrics.TaskReadMetrics;
+import io.github.sparkzarr.spark.schema.CfDecoding;
 import io.github.sparkzarr.spark.schema.DatasetView;
 import io.github.sparkzarr.zarr.ZarrArray;
 import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.chunk.BoxCopy;
+import io.github.sparkzarr.zarr.codec.DecodeBuffers;
+import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.store.CountingStore;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
@@ -19,10 +23,13 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
  * Computes a {@link PushedAggregate} over a range of planned chunks: each chunk is decoded and its
- * elements are added, in row order, straight from the decoded bytes to per-group accumulators. No
- * row or column vector is built for the data; the partition yields one batch of partial results.
+ * elements are added, in row order, straight from the decoded bytes to per-group accumulators
+ * ({@link ChunkFeeder}); blosc chunks block by block as they are decoded. No row or column vector is
+ * built for the data; the partition yields one batch of partial results.
  */
 final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
+  /** Whether byte-shuffled blosc blocks are summed without un-shuffling them first. */
+  static final boolean FUSE_SHUFFLE = !Boolean.getBoolean("sparkzarr.noFusedShuffle");
   private final ScanPlan plan;
   private final DatasetView view;
   private final PushedAggregate aggregate;
@@ -35,6 +42,8 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   /** The dimension of each GROUP BY column. */
   private final int[] groupDims;
   private final GroupSlots slots = new GroupSlots();
+  /** Scratch for decoding block by block, reused across the partition's chunks. */
+  private final DecodeBuffers buffers = new DecodeBuffers();
   private long decodeNanos;
   private ColumnarBatch result;
   private boolean done;
@@ -98,51 +107,64 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
       lo[d] = p[0];
       len[d] = p.length;
     }
+    int[] slotOf = groupSlots(lo, len);
     List<AggregateCall> calls = aggregate.calls();
-    NumericChunk[] data = new NumericChunk[calls.size()];
-    long[][] strides = new long[calls.size()][];
-    NumericChunk[] byVariable = new NumericChunk[variables.length];
-    long[][] stridesByVariable = new long[variables.length][];
-    long[] startByVariable = new long[variables.length];
-    long[] start = new long[calls.size()];
-    for (int c = 0; c < calls.size(); c++) {
-      int v = calls.get(c).variable();
-      if (v < 0) {
-        continue;
-      }
-      if (byVariable[v] == null) {
-        ChunkData d = read(v, chunk, lo, len);
-        byVariable[v] = new NumericChunk(d.bytes(), variables[v].memoryType(), view.variables().get(v).cf());
-        stridesByVariable[v] = BoxCopy.strides(d.shape());
-        if (wholeChunk(v)) {
-          // The box (a filter's selection) may start inside the chunk.
-          for (int k = 0; k < rank; k++) {
-            startByVariable[v] += (lo[k] - chunk[k] * view.planChunks()[k]) * stridesByVariable[v][k];
-          }
+    for (int v = -1; v < variables.length; v++) {
+      List<Accumulator> on = new ArrayList<>();
+      for (int c = 0; c < calls.size(); c++) {
+        if (calls.get(c).variable() == v) {
+          on.add(accumulators[c]);
         }
       }
-      data[c] = byVariable[v];
-      strides[c] = stridesByVariable[v];
-      start[c] = startByVariable[v];
+      if (on.isEmpty()) {
+        continue;
+      }
+      Accumulator[] targets = on.toArray(new Accumulator[0]);
+      if (v < 0) {
+        new ChunkFeeder(null, null, false, targets, len, BoxCopy.strides(len), 0, groupDims, slotOf)
+            .countAll();
+      } else {
+        read(v, chunk, lo, len, targets, slotOf);
+      }
     }
-    int[] slotOf = groupSlots(lo, len);
-    addElements(len, data, strides, start, slotOf);
   }
 
-  /** Whether the variable is read a whole chunk at a time (its grid is the plan's), else by region. */
-  private boolean wholeChunk(int v) {
+  /**
+   * Adds the variable's elements over the box: from its whole chunk when the grids agree (block by
+   * block as blosc decodes it, when blosc is the whole codec chain), else from a region.
+   */
+  private void read(int v, long[] chunk, long[] lo, int[] len, Accumulator[] targets, int[] slotOf)
+      throws IOException {
     ZarrArray array = variables[v];
-    return Arrays.equals(array.metadata().chunkShape(), view.planChunks()) && !array.readsPartialChunks();
-  }
-
-  /** The variable's elements over the box: its whole chunk when the grids agree, else a region. */
-  private ChunkData read(int v, long[] chunk, long[] lo, int[] len) throws IOException {
-    ZarrArray array = variables[v];
+    DataType type = array.memoryType();
+    CfDecoding cf = view.variables().get(v).cf();
     long t0 = System.nanoTime();
     long fetch0 = store.fetchNanos();
-    ChunkData data = wholeChunk(v) ? array.readChunk(chunk) : array.read(lo, len);
-    decodeNanos += System.nanoTime() - t0 - (store.fetchNanos() - fetch0);
-    return data;
+    boolean aligned = Arrays.equals(array.metadata().chunkShape(), view.planChunks())
+        && !array.readsPartialChunks();
+    ChunkFeeder feeder;
+    if (aligned) {
+      int[] shape = array.metadata().chunkShape();
+      long[] strides = BoxCopy.strides(shape);
+      // A filter's box may start inside the chunk.
+      long origin = 0;
+      for (int d = 0; d < lo.length; d++) {
+        origin += (lo[d] - chunk[d] * view.planChunks()[d]) * strides[d];
+      }
+      feeder = new ChunkFeeder(type, cf, FUSE_SHUFFLE, targets, len, strides, origin,
+          groupDims, slotOf);
+      if (!array.readChunkBlocks(chunk, buffers, feeder)) {
+        byte[] fill = array.fillChunk(shape).bytes();
+        feeder.block(fill, 0, 0, fill.length);
+      }
+    } else {
+      ChunkData data = array.read(lo, len);
+      feeder = new ChunkFeeder(type, cf, false, targets, len, BoxCopy.strides(data.shape()), 0,
+          groupDims, slotOf);
+      feeder.block(data.bytes(), 0, 0, data.bytes().length);
+    }
+    feeder.checkFinished();
+    decodeNanos += System.nanoTime() - t0 - (store.fetchNanos() - fetch0) - feeder.nanos();
   }
 
   /** The slot of each group of the box, numbered in C order over the GROUP BY columns. */
@@ -164,63 +186,6 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
       }
     }
     return out;
-  }
-
-  /**
-   * Adds every element of the box in row order; call {@code c}'s data holds the box's first
-   * element at {@code start[c]}. Rows along the last dimension are runs; a run
-   * belongs to one group unless the last dimension is grouped on.
-   */
-  private void addElements(int[] len, NumericChunk[] data, long[][] strides, long[] start, int[] slotOf) {
-    int rank = len.length;
-    int last = rank - 1;
-    int run = rank == 0 ? 1 : len[last];
-    int[] groupStride = new int[groupDims.length];
-    int lastStride = 0;
-    for (int k = groupDims.length - 1, s = 1; k >= 0; s *= len[groupDims[k]], k--) {
-      groupStride[k] = s;
-      if (groupDims[k] == last) {
-        lastStride += s;
-      }
-    }
-    int[] idx = new int[Math.max(0, rank - 1)];
-    int[] base = new int[data.length];
-    while (true) {
-      int group = 0;
-      for (int k = 0; k < groupDims.length; k++) {
-        if (groupDims[k] != last) {
-          group += idx[groupDims[k]] * groupStride[k];
-        }
-      }
-      for (int c = 0; c < data.length; c++) {
-        long b = start[c];
-        for (int d = 0; d < idx.length; d++) {
-          b += idx[d] * (strides[c] == null ? 0 : strides[c][d]);
-        }
-        base[c] = (int) b;
-      }
-      if (lastStride == 0) {
-        int slot = slotOf[group];
-        for (int c = 0; c < data.length; c++) {
-          accumulators[c].add(data[c], base[c], run, slot);
-        }
-      } else {
-        for (int j = 0; j < run; j++) {
-          int slot = slotOf[group + j * lastStride];
-          for (int c = 0; c < data.length; c++) {
-            accumulators[c].add(data[c], base[c] + j, 1, slot);
-          }
-        }
-      }
-      int d = rank - 2;
-      while (d >= 0 && ++idx[d] == len[d]) {
-        idx[d] = 0;
-        d--;
-      }
-      if (d < 0) {
-        return;
-      }
-    }
   }
 
   private ColumnarBatch results() throws IOException {

@@ -28,7 +28,32 @@ final class SumAccumulator implements Accumulator {
     boolean maskNaN = chunk.maskNaN;
     boolean masksValues = chunk.masksValues();
     int end = from + n;
-    if (chunk.layout == NumericChunk.Layout.FLOAT32) {
+    if (chunk.plane != 0) {
+      // A byte-shuffled blosc block: each value is assembled from its byte planes and added at
+      // once, so the un-shuffled block is never written out (same values, same order).
+      byte[] b = chunk.bytes;
+      int plane = chunk.plane;
+      if (chunk.layout == NumericChunk.Layout.FLOAT32) {
+        for (int i = from, p = chunk.offset + from; i < end; i++, p++) {
+          float v = Float.intBitsToFloat((b[p] & 0xFF) | (b[p + plane] & 0xFF) << 8
+              | (b[p + 2 * plane] & 0xFF) << 16 | b[p + 3 * plane] << 24);
+          if (v != v ? maskNaN : masksValues && chunk.isMaskedValue(v)) {
+            continue;
+          }
+          sum += v;
+          count++;
+        }
+      } else {
+        for (int i = from; i < end; i++) {
+          double v = Double.longBitsToDouble(chunk.shuffledLong(i));
+          if (v != v ? maskNaN : masksValues && chunk.isMaskedValue(v)) {
+            continue;
+          }
+          sum += v;
+          count++;
+        }
+      }
+    } else if (chunk.layout == NumericChunk.Layout.FLOAT32) {
       for (int i = from; i < end; i++) {
         float v = chunk.floatAt(i);
         if (v != v ? maskNaN : masksValues && chunk.isMaskedValue(v)) {

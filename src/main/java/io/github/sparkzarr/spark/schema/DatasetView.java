@@ -73,12 +73,15 @@ public record DatasetView(String location, String storeUri, List<Dimension> dims
    * The data columns: dimensions, then variables. Field metadata marks dimension columns
    * ({@value #DIMENSION_METADATA}) and carries each array's attributes ({@value
    * #ATTRIBUTES_METADATA}, without those CF decoding consumed), so a write of what was read needs
-   * no options and keeps the attributes.
+   * no options and keeps the attributes; dimension columns also carry the plan chunk length
+   * ({@value #READ_CHUNK_METADATA}), so such a write keeps the chunks and needs no shuffle.
    */
   public StructType schema() {
     List<StructField> fields = new ArrayList<>();
-    for (Dimension d : dims) {
-      MetadataBuilder m = new MetadataBuilder().putBoolean(DIMENSION_METADATA, true);
+    for (int i = 0; i < dims.size(); i++) {
+      Dimension d = dims.get(i);
+      MetadataBuilder m = new MetadataBuilder().putBoolean(DIMENSION_METADATA, true)
+          .putLong(READ_CHUNK_METADATA, planChunks[i]);
       if (d.coordinate() != null) {
         m.putString(ATTRIBUTES_METADATA, attributes(d.coordinate().metadata().attributes(), d.cf()));
       }
@@ -94,6 +97,11 @@ public record DatasetView(String location, String storeUri, List<Dimension> dims
 
   public static final String DIMENSION_METADATA = "zarr.dimension";
   public static final String ATTRIBUTES_METADATA = "zarr.attributes";
+  /**
+   * On dimension columns: the plan grid's chunk length along the dimension. A read partition
+   * never splits a plan chunk, so a write whose chunks tile it needs no shuffle (WritePlanner).
+   */
+  public static final String READ_CHUNK_METADATA = "zarr.readChunk";
 
   /** Attributes as JSON, minus dimension names and what CF decoding already applied. */
   private static String attributes(ObjectNode attrs, CfDecoding cf) {

@@ -16,6 +16,8 @@ import java.util.Optional;
  */
 final class ChunkAssembler {
   private final long[] coords;
+  private final long[] origin;
+  private final int[] shape;
   private final List<WriteLayout.Var> vars;
   private final ChunkData[] chunks;
   private final ByteBuffer[] views;
@@ -30,13 +32,19 @@ final class ChunkAssembler {
    *     chunk when the array's extent is not known yet
    */
   ChunkAssembler(long[] coords, int[] chunkShape, int expected, List<WriteLayout.Var> vars) {
-    this(coords, expected, vars, fillChunks(chunkShape, vars), new BitSet());
+    this(coords, expected, vars, fillChunks(chunkShape, vars),
+        new BitSet(Math.toIntExact(io.github.sparkzarr.zarr.chunk.ChunkData.count(chunkShape))));
   }
 
   /** A chunk resumed from what was staged of it: its elements so far and which rows wrote them. */
   ChunkAssembler(long[] coords, int expected, List<WriteLayout.Var> vars, ChunkData[] chunks,
       BitSet written) {
     this.coords = coords;
+    this.shape = chunks[0].shape();
+    this.origin = new long[coords.length];
+    for (int d = 0; d < coords.length; d++) {
+      origin[d] = coords[d] * shape[d];
+    }
     this.vars = vars;
     this.chunks = chunks;
     this.expected = expected;
@@ -61,6 +69,22 @@ final class ChunkAssembler {
 
   long[] coords() {
     return coords;
+  }
+
+  /**
+   * The C-order index within this chunk of the element at {@code positions}, or -1 when it lies
+   * in another chunk: rows mostly come chunk by chunk, and this needs no division.
+   */
+  int indexOf(long[] positions) {
+    int index = 0;
+    for (int d = 0; d < shape.length; d++) {
+      long offset = positions[d] - origin[d];
+      if (offset < 0 || offset >= shape[d]) {
+        return -1;
+      }
+      index = index * shape[d] + (int) offset;
+    }
+    return index;
   }
 
   /** Marks element {@code index} written; false if a row already wrote it. */

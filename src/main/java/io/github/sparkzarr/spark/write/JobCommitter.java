@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -94,21 +95,37 @@ final class JobCommitter {
     cleanUp();
   }
 
-  /** The staged file of each chunk key; a key staged by two committed attempts is an error. */
-  private Map<String, Path> stagedChunks(List<ZarrCommitMessage> messages) {
-    Map<String, Path> out = new HashMap<>();
-    Map<String, String> owner = new HashMap<>();
+  /**
+   * The staged file of each chunk key. A key staged by two committed attempts is an error when
+   * Spark shuffled rows by chunk; otherwise their parts are merged ({@link PartialChunks}).
+   */
+  private Map<String, Path> stagedChunks(List<ZarrCommitMessage> messages) throws IOException {
+    Map<String, List<PartialChunks.Part>> parts = new LinkedHashMap<>();
     for (ZarrCommitMessage m : messages) {
+      Set<String> partial = new HashSet<>(m.partial());
       for (String key : m.keys()) {
-        String other = owner.put(key, m.attemptDir());
-        if (other != null) {
-          throw new IllegalStateException("chunk " + key + " of " + layout.location()
-              + " was written by two tasks (" + other + " and " + m.attemptDir()
-              + "); the input was not clustered by chunk");
-        }
-        out.put(key, new Path(new Path(staging, m.attemptDir()), key));
+        parts.computeIfAbsent(key, k -> new ArrayList<>())
+            .add(new PartialChunks.Part(m.attemptDir(), partial.contains(key)));
       }
     }
+    Map<String, Path> out = new HashMap<>();
+    Map<String, List<PartialChunks.Part>> split = new LinkedHashMap<>();
+    for (Map.Entry<String, List<PartialChunks.Part>> e : parts.entrySet()) {
+      List<PartialChunks.Part> p = e.getValue();
+      if (p.size() == 1) {
+        out.put(e.getKey(), new Path(new Path(staging, p.get(0).attemptDir()), e.getKey()));
+      } else if (layout.grouping().shuffled()) {
+        throw new IllegalStateException("chunk " + e.getKey() + " of " + layout.location()
+            + " was written by two tasks (" + p.get(0).attemptDir() + " and " + p.get(1).attemptDir()
+            + "); the input was not clustered by chunk");
+      } else {
+        split.put(e.getKey(), p);
+      }
+    }
+    if (!split.isEmpty()) {
+      LOG.info("Merging {} chunks of {} that several tasks wrote parts of", split.size(), layout.location());
+    }
+    out.putAll(new PartialChunks(layout, conf, staging).merge(split));
     return out;
   }
 

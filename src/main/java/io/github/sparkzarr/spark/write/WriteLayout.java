@@ -15,9 +15,27 @@ import org.apache.spark.sql.types.DataType;
  * @param stagingUri where tasks stage their chunks until the job commits
  * @param dims the dimensions, in array order
  * @param vars the value columns
+ * @param grouping how rows reach the tasks: grouped by chunk by Spark, or as they come
  */
 public record WriteLayout(String location, String storeUri, String groupPath, String stagingUri,
-    List<Dim> dims, List<Var> vars) implements Serializable {
+    List<Dim> dims, List<Var> vars, RowGrouping grouping) implements Serializable {
+
+  /** How the rows of one chunk reach the write tasks. */
+  public enum RowGrouping {
+    /** Spark repartitions rows by chunk: every row of a chunk comes to one task. */
+    SHUFFLED,
+    /**
+     * No shuffle, because the rows come from a Zarr read whose chunks the write's chunks tile
+     * (option shuffle=auto); a task that finds many chunks split fails, advising shuffle=true.
+     */
+    READ_CHUNKS,
+    /** No shuffle (option shuffle=false): chunks split across tasks are merged by the job commit. */
+    AS_GIVEN;
+
+    public boolean shuffled() {
+      return this == SHUFFLED;
+    }
+  }
 
   /**
    * One dimension.

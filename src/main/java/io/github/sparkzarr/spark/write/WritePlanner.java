@@ -123,7 +123,8 @@ public final class WritePlanner {
             + "is a dimension " + dims + "; value columns become arrays");
       }
       long[] limits = opts.shape() == null ? null : opts.shape();
-      int[] chunks = chunks(dims, valueColumns, limits, base);
+      long[] readChunks = readChunks(columns);
+      int[] chunks = chunks(dims, valueColumns, limits, base, readChunks);
       if (opts.shards() != null) {
         // Tasks write whole shards: the shard grid is the array's chunk grid.
         ZarrWriteOptions.checkRank(ZarrWriteOptions.SHARDS, opts.shards().length, dims);
@@ -166,7 +167,7 @@ public final class WritePlanner {
         groupAttrs.setAll(opts.attributes());
       }
       WriteLayout layout = new WriteLayout(target.location(), target.storeUri(), target.groupPath(),
-          stagingUri(), layoutDims, vars);
+          stagingUri(), layoutDims, vars, grouping(layoutDims, readChunks));
       return new WritePlan(layout, mode, format, opts, mode == WriteMode.APPEND ? base : new long[rank],
           oldCoords, coordAttrs, groupAttrs);
     }
@@ -289,7 +290,50 @@ public final class WritePlanner {
       }
     }
 
-    private int[] chunks(List<String> dims, List<Integer> valueColumns, long[] limits, long[] base) {
+    /**
+     * The chunk length a Zarr read gave each dimension (field metadata of its column), or null
+     * unless every dimension has one.
+     */
+    private long[] readChunks(List<int[]> columns) {
+      long[] out = new long[columns.size()];
+      for (int d = 0; d < out.length; d++) {
+        int[] c = columns.get(d);
+        StructField f = schema.fields()[c[1] >= 0 ? c[1] : c[0]];
+        if (!f.metadata().contains(DatasetView.READ_CHUNK_METADATA)) {
+          return null;
+        }
+        out[d] = f.metadata().getLong(DatasetView.READ_CHUNK_METADATA);
+      }
+      return out;
+    }
+
+    /**
+     * Whether Spark must shuffle rows by chunk. With shuffle=auto it need not when the rows come
+     * from a Zarr read whose chunks the write's chunks tile (every write chunk inside one read
+     * chunk, the append offset a multiple of the chunk): a read task holds whole read chunks.
+     */
+    private WriteLayout.RowGrouping grouping(List<WriteLayout.Dim> dims, long[] readChunks) {
+      switch (opts.shuffle()) {
+        case ALWAYS:
+          return WriteLayout.RowGrouping.SHUFFLED;
+        case NEVER:
+          return WriteLayout.RowGrouping.AS_GIVEN;
+        default:
+          if (readChunks == null) {
+            return WriteLayout.RowGrouping.SHUFFLED;
+          }
+          for (int d = 0; d < dims.size(); d++) {
+            WriteLayout.Dim dim = dims.get(d);
+            if (readChunks[d] % dim.chunk() != 0 || dim.offset() % dim.chunk() != 0) {
+              return WriteLayout.RowGrouping.SHUFFLED;
+            }
+          }
+          return WriteLayout.RowGrouping.READ_CHUNKS;
+      }
+    }
+
+    private int[] chunks(List<String> dims, List<Integer> valueColumns, long[] limits, long[] base,
+        long[] readChunks) {
       if (opts.chunks() != null) {
         return opts.chunks();
       }
@@ -297,6 +341,10 @@ public final class WritePlanner {
         if (dims.equals(a.metadata().dimensionNames())) {
           return a.metadata().chunkShape();
         }
+      }
+      if (readChunks != null && opts.shards() == null) {
+        // As xarray keeps a variable's chunks from the store it came from.
+        return Arrays.stream(readChunks).mapToInt(Math::toIntExact).toArray();
       }
       int widest = 1;
       for (int i : valueColumns) {

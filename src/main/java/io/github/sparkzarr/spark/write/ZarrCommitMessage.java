@@ -11,8 +11,11 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
  *
  * @param attemptDir the attempt's directory below the staging directory
  * @param keys the store keys of the chunks it staged
+ * @param partial those of {@code keys} whose chunk this attempt left partial when rows were not
+ *     shuffled by chunk: other attempts may hold the rest, and a mask of the elements written is
+ *     staged beside (see {@link PartialChunks})
  * @param maxPositions the largest position seen along each dimension (offset applied), -1 if none
  * @param coordinates per dimension index, the coordinate value at each position seen
  */
-public record ZarrCommitMessage(String attemptDir, List<String> keys, long[] maxPositions,
+public record ZarrCommitMessage(String attemptDir, List<String> keys, List<String> partial, long[] maxPositions,
     Map<Integer, TreeMap<Long, Object>> coordinates) implements WriterCommitMessage {}

@@ -31,7 +31,9 @@ import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.write.DataWriter;
 
 /**
- * One task: rows arrive clustered by chunk (every row of a chunk comes to this task) in any order.
+ * One task: rows arrive clustered by chunk (every row of a chunk comes to this task) in any order,
+ * or, when the write asked for no shuffle, as they come (chunks left partial are merged at the
+ * commit, {@link PartialChunks}).
  * Chunks are assembled in memory and encoded and staged as soon as they are complete; rows that
  * arrive chunk by chunk (as from a Zarr read, or sorted input) keep about one chunk open. When
  * open chunks outgrow the buffer, the least recently used are staged as they are and resumed from
@@ -39,6 +41,8 @@ import org.apache.spark.sql.connector.write.DataWriter;
  */
 final class ZarrDataWriter implements DataWriter<InternalRow> {
   static final String BUFFER_BYTES = "fs.zarr.write.buffer.bytes";
+  /** Partial chunks a task may leave, with shuffle=auto, before the input counts as regrouped. */
+  static final int MAX_PARTIAL_CHUNKS = 64;
   private final WriteLayout layout;
   private final Configuration conf;
   private final String attemptDir;
@@ -53,6 +57,8 @@ final class ZarrDataWriter implements DataWriter<InternalRow> {
   private final Map<List<Long>, BitSet> spilled = new HashMap<>();
   /** Chunks staged complete: any further row for one repeats a position. */
   private final Set<List<Long>> completed = new HashSet<>();
+  /** Chunks staged incomplete at the end, with the elements written (rows not shuffled by chunk). */
+  private final Map<List<Long>, BitSet> partial = new LinkedHashMap<>();
   private final long bufferBytes;
   private long openBytes;
   private final long[] chunkOfRow;
@@ -97,20 +103,16 @@ final class ZarrDataWriter implements DataWriter<InternalRow> {
   @Override
   public void write(InternalRow row) throws IOException {
     long[] pos = positions(row);
-    boolean sameChunk = current != null;
-    int index = 0;
-    for (int d = 0; d < rank; d++) {
-      long c = pos[d] / chunkShape[d];
-      chunkOfRow[d] = c;
-      sameChunk = sameChunk && current.coords()[d] == c;
-      index = index * chunkShape[d] + (int) (pos[d] - c * chunkShape[d]);
-      maxPositions[d] = Math.max(maxPositions[d], pos[d]);
-    }
-    if (!sameChunk) {
+    int index = current == null ? -1 : current.indexOf(pos);
+    if (index < 0) {
+      for (int d = 0; d < rank; d++) {
+        chunkOfRow[d] = pos[d] / chunkShape[d];
+      }
       if (completed.contains(boxed(chunkOfRow))) {
         throw duplicate(pos);
       }
       current = assembler(chunkOfRow.clone());
+      index = current.indexOf(pos);
     }
     if (!current.claim(index)) {
       throw duplicate(pos);
@@ -227,6 +229,9 @@ final class ZarrDataWriter implements DataWriter<InternalRow> {
             + " in " + layout.location());
       }
       pos[d] = p;
+      if (p > maxPositions[d]) {
+        maxPositions[d] = p;
+      }
     }
     return pos;
   }
@@ -283,13 +288,61 @@ final class ZarrDataWriter implements DataWriter<InternalRow> {
     }
   }
 
-  /** Stages every chunk still open: complete or not, what the task's rows gave is all there is. */
+  /**
+   * Stages every chunk still open: complete or not, what the task's rows gave is all there is.
+   * Unless Spark shuffled rows by chunk, other tasks may hold the rest of an incomplete one: it is
+   * remembered as partial, and so are chunks spilled and never resumed.
+   */
   private void flushOpen() throws IOException {
     for (ChunkAssembler a : List.copyOf(open.values())) {
       close(a);
       flush(a);
+      if (!a.isComplete()) {
+        spilled.put(boxed(a.coords()), a.written());
+      }
     }
     current = null;
+    if (!layout.grouping().shuffled()) {
+      partial.putAll(spilled);
+      spilled.clear();
+      checkReadChunksKept();
+    }
+  }
+
+  /**
+   * With shuffle=auto the write skipped the shuffle because its rows come from a Zarr read whose
+   * chunks it tiles, so a task should complete nearly every chunk it touches. Many partial chunks
+   * mean the rows were regrouped since the read: merging them at the commit would cost far more
+   * than the shuffle, so the task fails and says what to do.
+   */
+  private void checkReadChunksKept() {
+    if (layout.grouping() == WriteLayout.RowGrouping.READ_CHUNKS
+        && partial.size() > MAX_PARTIAL_CHUNKS && partial.size() > completed.size()) {
+      throw new IllegalStateException("the rows written to " + layout.location() + " do not come chunk "
+          + "by chunk as the Zarr read that produced them gave them (repartitioned, joined or sorted "
+          + "since?): this task left " + partial.size() + " chunks partial and completed "
+          + completed.size() + ". Write with option shuffle=true (Spark groups the rows by chunk), or "
+          + "shuffle=false to merge the partial chunks at the commit anyway");
+    }
+  }
+
+  /** Stages the mask of each partial chunk beside the attempt's directory; their keys. */
+  private List<String> stagePartialMasks() throws IOException {
+    List<String> out = new ArrayList<>();
+    if (partial.isEmpty()) {
+      return out;
+    }
+    HadoopStore masks = PartialChunks.masks(layout.stagingUri(), attemptDir, conf);
+    for (Map.Entry<List<Long>, BitSet> e : partial.entrySet()) {
+      long[] coords = e.getKey().stream().mapToLong(Long::longValue).toArray();
+      byte[] bits = e.getValue().toByteArray();
+      for (WriteLayout.Var var : layout.vars()) {
+        String key = chunkKey(var, coords);
+        masks.set(key, bits);
+        out.add(key);
+      }
+    }
+    return out;
   }
 
   private Optional<ChunkData> existing(WriteLayout.Var var, String key) throws IOException {
@@ -329,7 +382,8 @@ final class ZarrDataWriter implements DataWriter<InternalRow> {
   @Override
   public ZarrCommitMessage commit() throws IOException {
     flushOpen();
-    return new ZarrCommitMessage(attemptDir, List.copyOf(keys), maxPositions.clone(), coordinates);
+    return new ZarrCommitMessage(attemptDir, List.copyOf(keys), stagePartialMasks(), maxPositions.clone(),
+        coordinates);
   }
 
   @Override
@@ -338,6 +392,7 @@ final class ZarrDataWriter implements DataWriter<InternalRow> {
     open.clear();
     if (staging != null) {
       staging.fileSystem().delete(staging.root(), true);
+      staging.fileSystem().delete(new Path(layout.stagingUri(), attemptDir + PartialChunks.MASKS_SUFFIX), true);
     }
   }
 

@@ -19,7 +19,9 @@ import org.apache.spark.sql.connector.write.RequiresDistributionAndOrdering;
  * No sort is asked for: sorting every row by chunk cost far more than the write itself, and the
  * task assembles chunks in any order within a bounded buffer ({@link ZarrDataWriter}). The
  * distribution is strictly required and no advisory size is set: adaptive execution may coalesce
- * tasks, never split one chunk across two.
+ * tasks, never split one chunk across two. No distribution is asked for when the rows come from a
+ * Zarr read whose chunks the write's tile, or with option shuffle=false ({@link
+ * WriteLayout.RowGrouping}).
  */
 final class ZarrWrite implements RequiresDistributionAndOrdering {
   private final WritePlan plan;
@@ -45,6 +47,9 @@ final class ZarrWrite implements RequiresDistributionAndOrdering {
 
   @Override
   public Distribution requiredDistribution() {
+    if (!plan.layout().grouping().shuffled()) {
+      return Distributions.unspecified();
+    }
     return Distributions.clustered(chunkExpressions());
   }
 

@@ -99,6 +99,23 @@ class WriteFaultsIT {
     assertFalse(StoreSnapshot.stagingBelow(tmp));
   }
 
+  /**
+   * shuffle=false: range(6) splits t over two tasks, so chunk row 1 (t = 2, 3) is staged in parts
+   * that the commit merges. The first attempt of each of the two tasks dies writing its part of
+   * v/1.0; the retries' parts are merged, every value exact, no staging or masks left.
+   */
+  @Test
+  void withoutShuffleARetriedTaskPartIsMerged() throws Exception {
+    Path dir = tmp.resolve("retry-parts.zarr");
+    write(FaultyFileSystem.uri(dir), 2, SaveMode.ErrorIfExists, 1, 6, 0, FaultyFileSystem.FAIL_WRITE, "v/1.0",
+        FaultyFileSystem.FAIL_WRITE_ATTEMPTS, "1", "shuffle", "false");
+    assertEquals(2, FaultyFileSystem.injectedFaults(), "both tasks held a part of v/1.0 and died");
+    assertEquals("1/6", Generations.observe(dir));
+    assertEquals(List.of(".zgroup", ".zmetadata", "v/.zarray", "v/.zattrs", "v/0.0", "v/0.1", "v/1.0",
+        "v/1.1", "v/2.0", "v/2.1"), files(dir));
+    assertFalse(StoreSnapshot.stagingBelow(tmp));
+  }
+
   @Test
   void tasksThatAlwaysFailLeaveNoTarget() {
     Path dir = tmp.resolve("new.zarr");

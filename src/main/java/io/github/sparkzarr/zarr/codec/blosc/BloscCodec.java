@@ -2,9 +2,12 @@ package io.github.sparkzarr.zarr.codec.blosc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.sparkzarr.zarr.codec.BlockSink;
 import io.github.sparkzarr.zarr.codec.BytesCodec;
 import io.github.sparkzarr.zarr.codec.CodecConfig;
 import io.github.sparkzarr.zarr.codec.CodecException;
+import io.github.sparkzarr.zarr.codec.DecodeBuffers;
+import java.io.IOException;
 
 /**
  * The numcodecs "blosc" compressor (blosc1 frames), in pure Java and compatible with libblosc
@@ -87,6 +90,17 @@ public final class BloscCodec implements BytesCodec {
   @Override
   public byte[] decode(byte[] input, int decodedSize) throws CodecException {
     return BloscDecoder.decode(input, decodedSize);
+  }
+
+  /**
+   * Decodes a frame of exactly {@code decodedSize} bytes and hands it to {@code sink} block by
+   * block, in order, each while it is still in cache; blocks start and end on multiples of {@code
+   * elementSize} (a frame whose blocks would not is handed out whole). The same bytes as {@link
+   * #decode}, and the same checks.
+   */
+  public void decodeBlocks(byte[] input, int decodedSize, int elementSize, DecodeBuffers buffers,
+      BlockSink sink) throws IOException {
+    BloscDecoder.decodeBlocks(input, decodedSize, elementSize, buffers, sink);
   }
 
   @Override

@@ -1,7 +1,10 @@
 package io.github.sparkzarr.zarr.codec.blosc;
 
+import io.github.sparkzarr.zarr.codec.BlockSink;
 import io.github.sparkzarr.zarr.codec.CodecException;
+import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.codec.DecodeLimit;
+import java.io.IOException;
 
 /**
  * Decodes one blosc1 frame, following libblosc 1.21's blosc_d: after the header come nblocks
@@ -12,20 +15,73 @@ import io.github.sparkzarr.zarr.codec.DecodeLimit;
 final class BloscDecoder {
   private final byte[] frame;
   private final BloscHeader header;
+  /** The whole decoded frame, or null when blocks go to {@link #sink}. */
   private final byte[] out;
+  /** Receives each decoded block when {@link #out} is null. */
+  private final BlockSink sink;
+  private final DecodeBuffers buffers;
   /** Holds a block's streams before they are unshuffled into the output. */
   private byte[] shuffled;
 
-  private BloscDecoder(byte[] frame, BloscHeader header) {
+  private BloscDecoder(byte[] frame, BloscHeader header, BlockSink sink, DecodeBuffers buffers) {
     this.frame = frame;
     this.header = header;
-    this.out = new byte[header.nbytes()];
+    this.out = sink == null ? new byte[header.nbytes()] : null;
+    this.sink = sink;
+    this.buffers = buffers;
   }
 
   /**
    * @param decodedSize the expected decoded length, or -1 when unknown
    */
   static byte[] decode(byte[] frame, int decodedSize) throws CodecException {
+    BloscHeader header = check(frame, decodedSize);
+    if (header.nbytes() == 0) {
+      return new byte[0];
+    }
+    BloscDecoder decoder = new BloscDecoder(frame, header, null, null);
+    if (header.memcpyed()) {
+      decoder.copyStored();
+    } else {
+      try {
+        decoder.decodeBlocks();
+      } catch (CodecException e) {
+        throw e;
+      } catch (IOException e) {
+        throw new CodecException("blosc: " + e.getMessage(), e); // only sinks throw others
+      }
+    }
+    return decoder.out;
+  }
+
+  /**
+   * Decodes a frame of exactly {@code decodedSize} bytes and hands it to {@code sink} block by
+   * block, in order, each block as soon as it is decoded. Blocks start and end on element
+   * boundaries ({@code elementSize}); a frame whose blocks do not is decoded whole and handed out
+   * as one block, and so is a stored (memcpyed) frame, straight from the frame.
+   */
+  static void decodeBlocks(byte[] frame, int decodedSize, int elementSize, DecodeBuffers buffers,
+      BlockSink sink) throws IOException {
+    BloscHeader header = check(frame, decodedSize);
+    if (header.nbytes() == 0) {
+      return;
+    }
+    if (header.memcpyed()) {
+      new BloscDecoder(frame, header, null, null).checkStoredSize();
+      sink.block(frame, BloscHeader.SIZE, 0, header.nbytes());
+      return;
+    }
+    if (elementSize <= 0 || header.blockSize() % elementSize != 0) {
+      BloscDecoder whole = new BloscDecoder(frame, header, null, null);
+      whole.decodeBlocks();
+      sink.block(whole.out, 0, 0, whole.out.length);
+      return;
+    }
+    new BloscDecoder(frame, header, sink, buffers).decodeBlocks();
+  }
+
+  /** Reads the header and checks it against the frame and the expected size. */
+  private static BloscHeader check(byte[] frame, int decodedSize) throws CodecException {
     BloscHeader header = BloscHeader.read(frame);
     if (decodedSize >= 0 && header.nbytes() != decodedSize) {
       throw new CodecException(
@@ -46,17 +102,10 @@ final class BloscDecoder {
               + frame.length
               + (header.cbytes() > frame.length ? " (truncated)" : ""));
     }
-    if (header.nbytes() == 0) {
-      return new byte[0];
+    if (header.nbytes() != 0) {
+      checkGeometry(header);
     }
-    checkGeometry(header);
-    BloscDecoder decoder = new BloscDecoder(frame, header);
-    if (header.memcpyed()) {
-      decoder.copyStored();
-    } else {
-      decoder.decodeBlocks();
-    }
-    return decoder.out;
+    return header;
   }
 
   private static void checkGeometry(BloscHeader h) throws CodecException {
@@ -74,6 +123,11 @@ final class BloscDecoder {
   }
 
   private void copyStored() throws CodecException {
+    checkStoredSize();
+    System.arraycopy(frame, BloscHeader.SIZE, out, 0, out.length);
+  }
+
+  private void checkStoredSize() throws CodecException {
     if (header.cbytes() - BloscHeader.SIZE != header.nbytes()) {
       throw new CodecException(
           "blosc: uncompressed frame holds "
@@ -81,10 +135,9 @@ final class BloscDecoder {
               + " bytes but nbytes is "
               + header.nbytes());
     }
-    System.arraycopy(frame, BloscHeader.SIZE, out, 0, out.length);
   }
 
-  private void decodeBlocks() throws CodecException {
+  private void decodeBlocks() throws IOException {
     int blockSize = header.blockSize();
     int nbytes = header.nbytes();
     int nblocks = nbytes / blockSize + (nbytes % blockSize > 0 ? 1 : 0);
@@ -104,7 +157,7 @@ final class BloscDecoder {
 
   private void decodeBlock(
       InnerCodec codec, int index, int offset, int start, int bsize, boolean leftover)
-      throws CodecException {
+      throws IOException {
     boolean byteShuffled = header.byteShuffled();
     boolean bitShuffled = header.bitShuffled(bsize);
     int typeSize = header.typeSize();
@@ -119,9 +172,12 @@ final class BloscDecoder {
     int targetOff = start;
     if (byteShuffled || bitShuffled) {
       if (shuffled == null) {
-        shuffled = new byte[header.blockSize()];
+        shuffled = buffers == null ? new byte[header.blockSize()] : buffers.get(0, header.blockSize());
       }
       target = shuffled;
+      targetOff = 0;
+    } else if (out == null) {
+      target = buffers.get(1, header.blockSize());
       targetOff = 0;
     }
     int pos = offset;
@@ -152,10 +208,26 @@ final class BloscDecoder {
       }
       pos += csize;
     }
-    if (byteShuffled) {
-      ByteShuffle.unshuffle(typeSize, bsize, shuffled, 0, out, start);
-    } else if (bitShuffled) {
-      BitShuffle.unshuffle(typeSize, bsize, shuffled, 0, out, start);
+    if (out != null) {
+      if (byteShuffled) {
+        ByteShuffle.unshuffle(typeSize, bsize, shuffled, 0, out, start);
+      } else if (bitShuffled) {
+        BitShuffle.unshuffle(typeSize, bsize, shuffled, 0, out, start);
+      }
+      return;
     }
+    if (byteShuffled && bsize % typeSize == 0 && sink.readsByteShuffled(typeSize)) {
+      sink.byteShuffledBlock(shuffled, 0, start, bsize, typeSize);
+      return;
+    }
+    if (byteShuffled || bitShuffled) {
+      target = buffers.get(1, header.blockSize());
+      if (byteShuffled) {
+        ByteShuffle.unshuffle(typeSize, bsize, shuffled, 0, target, 0);
+      } else {
+        BitShuffle.unshuffle(typeSize, bsize, shuffled, 0, target, 0);
+      }
+    }
+    sink.block(target, 0, start, bsize);
   }
 }

@@ -22,6 +22,11 @@ public final class EndianCodec implements ArrayToBytesCodec {
     return new EndianCodec(ByteOrder.LITTLE_ENDIAN);
   }
 
+  /** The byte order, or null when the configuration gave none. */
+  public ByteOrder order() {
+    return order;
+  }
+
   @Override
   public String name() {
     return NAME;

@@ -1,0 +1,169 @@
+package io.github.sparkzarr.spark.read;
+
+import io.github.sparkzarr.spark.schema.CfDecoding;
+import io.github.sparkzarr.zarr.codec.BlockSink;
+import io.github.sparkzarr.zarr.dtype.DataType;
+
+/**
+ * Adds the elements of one variable over a partition's box of one chunk to the accumulators of
+ * the calls on that variable, in row order, from pieces of the decoded chunk handed out in order
+ * (blosc blocks while they are still in cache, or the whole chunk as one piece). A cursor over the
+ * box's runs (rows along the last dimension) carries over from one piece to the next, so a run
+ * split by a block boundary is added in two parts, and every accumulator sees its elements in the
+ * same order as from the whole chunk.
+ */
+final class ChunkFeeder implements BlockSink {
+  private final DataType type;
+  private final CfDecoding cf;
+  private final int elementSize;
+  private final boolean fuseShuffle;
+  private final Accumulator[] accumulators;
+  private final int[] len;
+  /** Element strides of the decoded data (the chunk's shape, or the box's for a region read). */
+  private final long[] strides;
+  private final int[] slotOf;
+  /** Where the box's first element is in the decoded data (a filter's box may start inside a chunk). */
+  private final long origin;
+  private final int[] groupDims;
+  private final int[] groupStride;
+  /** The slot step between neighbours along the last dimension; 0 when it is not grouped on. */
+  private final int lastStride;
+  private final int run;
+  private final int[] idx;
+  /** The current run: its first element, its group, how much of it has been added. */
+  private int base;
+  private int group;
+  private int done;
+  private boolean finished;
+  private long nanos;
+
+  /**
+   * @param type the variable's memory type (null when the accumulators read no data: COUNT(*))
+   * @param fuseShuffle whether to read byte-shuffled blocks without un-shuffling them first
+   * @param origin the element index of the box's first element in the decoded data
+   */
+  ChunkFeeder(DataType type, CfDecoding cf, boolean fuseShuffle, Accumulator[] accumulators,
+      int[] len, long[] strides, long origin, int[] groupDims, int[] slotOf) {
+    this.type = type;
+    this.cf = cf;
+    this.elementSize = type == null ? 1 : type.size();
+    this.fuseShuffle = fuseShuffle;
+    this.accumulators = accumulators;
+    this.len = len;
+    this.strides = strides;
+    this.slotOf = slotOf;
+    this.origin = origin;
+    this.groupDims = groupDims;
+    int rank = len.length;
+    int last = rank - 1;
+    run = rank == 0 ? 1 : len[last];
+    groupStride = new int[groupDims.length];
+    int ls = 0;
+    for (int k = groupDims.length - 1, s = 1; k >= 0; s *= len[groupDims[k]], k--) {
+      groupStride[k] = s;
+      if (groupDims[k] == last) {
+        ls += s;
+      }
+    }
+    lastStride = ls;
+    idx = new int[Math.max(0, rank - 1)];
+    startRun();
+  }
+
+  @Override
+  public void block(byte[] buffer, int offset, int start, int length) {
+    long t0 = System.nanoTime();
+    int first = start / elementSize;
+    feed(new NumericChunk(buffer, offset, 0, type, cf), first, first + length / elementSize);
+    nanos += System.nanoTime() - t0;
+  }
+
+  @Override
+  public boolean readsByteShuffled(int typeSize) {
+    return fuseShuffle && typeSize == elementSize && (typeSize == 4 || typeSize == 8);
+  }
+
+  @Override
+  public void byteShuffledBlock(byte[] buffer, int offset, int start, int length, int typeSize) {
+    long t0 = System.nanoTime();
+    int first = start / elementSize;
+    int n = length / elementSize;
+    feed(new NumericChunk(buffer, offset, n, type, cf), first, first + n);
+    nanos += System.nanoTime() - t0;
+  }
+
+  /** Adds every element of the box with no data to read (COUNT(*)). */
+  void countAll() {
+    feed(null, 0, Integer.MAX_VALUE);
+  }
+
+  /** Time spent adding, to keep it out of the decode time. */
+  long nanos() {
+    return nanos;
+  }
+
+  /** Fails unless every element of the box was added: a piece of the chunk went missing. */
+  void checkFinished() {
+    if (!finished) {
+      throw new IllegalStateException("the decoded chunk ended before element " + (base + done)
+          + " of the box");
+    }
+  }
+
+  private void startRun() {
+    int g = 0;
+    int last = len.length - 1;
+    for (int k = 0; k < groupDims.length; k++) {
+      if (groupDims[k] != last) {
+        g += idx[groupDims[k]] * groupStride[k];
+      }
+    }
+    long b = origin;
+    for (int d = 0; d < idx.length; d++) {
+      b += idx[d] * strides[d];
+    }
+    group = g;
+    base = (int) b;
+    done = 0;
+  }
+
+  /** Adds the box's elements among {@code [first, end)}, the piece {@code data} holds. */
+  private void feed(NumericChunk data, int first, int end) {
+    while (!finished) {
+      int from = base + done;
+      if (from >= end) {
+        return;
+      }
+      if (from < first) {
+        throw new IllegalStateException("element " + from + " comes before the piece at " + first);
+      }
+      int n = Math.min(base + run, end) - from;
+      if (lastStride == 0) {
+        int slot = slotOf[group];
+        for (Accumulator a : accumulators) {
+          a.add(data, from - first, n, slot);
+        }
+      } else {
+        for (int j = 0; j < n; j++) {
+          int slot = slotOf[group + (done + j) * lastStride];
+          for (Accumulator a : accumulators) {
+            a.add(data, from - first + j, 1, slot);
+          }
+        }
+      }
+      done += n;
+      if (done == run) {
+        int d = idx.length - 1;
+        while (d >= 0 && ++idx[d] == len[d]) {
+          idx[d] = 0;
+          d--;
+        }
+        if (d < 0) {
+          finished = true;
+          return;
+        }
+        startRun();
+      }
+    }
+  }
+}
