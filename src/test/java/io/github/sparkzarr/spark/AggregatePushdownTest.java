@@ -171,14 +171,14 @@ class AggregatePushdownTest extends SparkTestBase {
     assertTrue(query(sql, false).collectAsList().isEmpty());
   }
 
-  private static List<Row> sorted(Dataset<Row> df) {
+  static List<Row> sorted(Dataset<Row> df) {
     List<Row> rows = new ArrayList<>(df.collectAsList());
     rows.sort(Comparator.comparing(Row::toString));
     return rows;
   }
 
   /** Equal rows; doubles may differ in the last bits, as the order Spark merges partitions varies. */
-  private static void assertRowsEqual(List<Row> expected, List<Row> actual, String sql) {
+  static void assertRowsEqual(List<Row> expected, List<Row> actual, String sql) {
     assertEquals(expected.size(), actual.size(), sql);
     for (int r = 0; r < expected.size(); r++) {
       Row e = expected.get(r);

@@ -1,7 +1,8 @@
 package io.github.sparkzarr.spark;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static io.github.sparkzarr.spark.AggregatePushdownTest.assertRowsEqual;
+import static io.github.sparkzarr.spark.AggregatePushdownTest.sorted;
+
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkzarr.zarr.ZarrArray;
@@ -19,8 +20,6 @@ import io.github.sparkzarr.zarr.metadata.Json;
 import io.github.sparkzarr.zarr.store.HadoopStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Dataset;
@@ -155,31 +154,5 @@ class BloscAggregatePushdownTest extends SparkTestBase {
     List<Row> rows = on.collectAsList();
     assertTrue(Double.isNaN(rows.get(0).getDouble(0)), "NaN is summed when not masked");
     assertRowsEqual(query(sql, false, "decodeCF", "false").collectAsList(), rows, sql);
-  }
-
-  private static List<Row> sorted(Dataset<Row> df) {
-    List<Row> rows = new ArrayList<>(df.collectAsList());
-    rows.sort(Comparator.comparing(Row::toString));
-    return rows;
-  }
-
-  /** Equal rows; doubles may differ in the last bits, as the order Spark merges partitions varies. */
-  private static void assertRowsEqual(List<Row> expected, List<Row> actual, String sql) {
-    assertEquals(expected.size(), actual.size(), sql);
-    for (int r = 0; r < expected.size(); r++) {
-      Row e = expected.get(r);
-      Row a = actual.get(r);
-      assertEquals(e.length(), a.length(), sql);
-      for (int c = 0; c < e.length(); c++) {
-        Object ev = e.get(c);
-        Object av = a.get(c);
-        if (ev instanceof Double d && av instanceof Double d2 && !d.isNaN()) {
-          assertEquals(d, d2, Math.abs(d) * 1e-12, sql + " row " + r + " column " + c);
-        } else {
-          assertEquals(ev, av, sql + " row " + r + " column " + c);
-        }
-      }
-    }
-    assertFalse(expected.isEmpty(), sql);
   }
 }

@@ -167,7 +167,7 @@ class WriteWithoutShuffleTest extends SparkTestBase {
         .union(spark().sql("SELECT 3L AS t, 2L AS y, 1.0D AS v, 1 AS w").repartition(1));
     Exception e = assertThrows(Exception.class, () -> df.write().format("zarr")
         .option("dimensions", "t,y").option("chunks", "5,4").option("shuffle", "false").save(out));
-    String message = rootMessage(e);
+    String message = WriteModesTest.rootMessage(e);
     assertTrue(message.contains("duplicate position") && message.contains("[3, 2]")
         && message.contains("v/c/0/0"), message);
     assertFalse(Files.exists(Path.of(out)), "nothing is published");
@@ -179,7 +179,7 @@ class WriteWithoutShuffleTest extends SparkTestBase {
     Dataset<Row> regrouped = spark().read().format("zarr").load(src).repartition(2);
     String out = tmp.resolve("regrouped.zarr").toString();
     Exception e = assertThrows(Exception.class, () -> regrouped.write().format("zarr").save(out));
-    assertTrue(rootMessage(e).contains("shuffle=true"), rootMessage(e));
+    assertTrue(WriteModesTest.rootMessage(e).contains("shuffle=true"), WriteModesTest.rootMessage(e));
     assertFalse(Files.exists(Path.of(out)), "nothing is published");
 
     regrouped.write().format("zarr").option("shuffle", "true").save(out);
@@ -190,14 +190,6 @@ class WriteWithoutShuffleTest extends SparkTestBase {
   void aBadShuffleValueIsRejected() throws Exception {
     Exception e = assertThrows(Exception.class, () -> grid().write().format("zarr")
         .option("dimensions", "t,y").option("shuffle", "sometimes").save(tmp.resolve("bad.zarr").toString()));
-    assertTrue(rootMessage(e).contains("option 'shuffle' must be auto, true or false"), rootMessage(e));
-  }
-
-  private static String rootMessage(Throwable e) {
-    StringBuilder b = new StringBuilder();
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      b.append(t.getMessage()).append(" | ");
-    }
-    return b.toString();
+    assertTrue(WriteModesTest.rootMessage(e).contains("option 'shuffle' must be auto, true or false"), WriteModesTest.rootMessage(e));
   }
 }
