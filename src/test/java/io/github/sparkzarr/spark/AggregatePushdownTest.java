@@ -66,16 +66,21 @@ class AggregatePushdownTest extends SparkTestBase {
   }
 
   private static Dataset<Row> query(String sql, boolean pushDown, String... options) {
+    return query(store, sql, pushDown, options);
+  }
+
+  /** {@code sql} over view t: the (y, x) store {@code path} with its position columns. */
+  static Dataset<Row> query(String path, String sql, boolean pushDown, String... options) {
     org.apache.spark.sql.DataFrameReader reader = spark().read().format("zarr").option("pushDownAggregate", pushDown);
     for (int i = 0; i < options.length; i += 2) {
       reader = reader.option(options[i], options[i + 1]);
     }
     // The hidden position columns are visible in a view only when selected.
-    reader.load(store).select("*", "y_index", "x_index").createOrReplaceTempView("t");
+    reader.load(path).select("*", "y_index", "x_index").createOrReplaceTempView("t");
     return spark().sql(sql);
   }
 
-  private static boolean pushed(Dataset<Row> df) {
+  static boolean pushed(Dataset<Row> df) {
     return df.queryExecution().executedPlan().toString().contains("partialAggregates");
   }
 

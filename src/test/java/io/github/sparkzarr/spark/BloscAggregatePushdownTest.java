@@ -1,6 +1,7 @@
 package io.github.sparkzarr.spark;
 
 import static io.github.sparkzarr.spark.AggregatePushdownTest.assertRowsEqual;
+import static io.github.sparkzarr.spark.AggregatePushdownTest.pushed;
 import static io.github.sparkzarr.spark.AggregatePushdownTest.sorted;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -95,16 +96,7 @@ class BloscAggregatePushdownTest extends SparkTestBase {
   }
 
   private static Dataset<Row> query(String sql, boolean pushDown, String... options) {
-    org.apache.spark.sql.DataFrameReader reader = spark().read().format("zarr").option("pushDownAggregate", pushDown);
-    for (int i = 0; i < options.length; i += 2) {
-      reader = reader.option(options[i], options[i + 1]);
-    }
-    reader.load(store).select("*", "y_index", "x_index").createOrReplaceTempView("t");
-    return spark().sql(sql);
-  }
-
-  private static boolean pushed(Dataset<Row> df) {
-    return df.queryExecution().executedPlan().toString().contains("partialAggregates");
+    return AggregatePushdownTest.query(store, sql, pushDown, options);
   }
 
   @ParameterizedTest
