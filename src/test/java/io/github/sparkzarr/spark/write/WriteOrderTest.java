@@ -22,10 +22,26 @@ import org.junit.jupiter.params.provider.ValueSource;
 class WriteOrderTest extends SparkTestBase {
   @TempDir Path tmp;
 
-  /** A 37 x 23 grid (edge chunks on both dimensions), v = 1000 t + y, t-major or shuffled. */
-  private static Dataset<Row> grid(boolean shuffled) {
-    Dataset<Row> df = spark().sql("SELECT t, y, CAST(1000 * t + y AS DOUBLE) AS v, CAST(t - y AS INT) AS w "
+  /** A 37 x 23 grid (edge chunks on both dimensions), v = 1000 t + y, w = t - y, in range order. */
+  static Dataset<Row> grid() {
+    return spark().sql("SELECT t, y, CAST(1000 * t + y AS DOUBLE) AS v, CAST(t - y AS INT) AS w "
         + "FROM range(37) a(t) CROSS JOIN range(23) b(y)");
+  }
+
+  /** Fails unless {@code rows} are the whole grid, every value exact. */
+  static void checkGrid(List<Row> rows) {
+    assertEquals(37 * 23, rows.size());
+    for (Row r : rows) {
+      long t = r.getLong(r.fieldIndex("t"));
+      long y = r.getLong(r.fieldIndex("y"));
+      assertEquals(1000.0 * t + y, r.getDouble(r.fieldIndex("v")), r.toString());
+      assertEquals((int) (t - y), r.getInt(r.fieldIndex("w")), r.toString());
+    }
+  }
+
+  /** The grid ordered by (y, t), or shuffled. */
+  private static Dataset<Row> grid(boolean shuffled) {
+    Dataset<Row> df = grid();
     return shuffled ? df.orderBy(org.apache.spark.sql.functions.rand(7)) : df.orderBy("y", "t");
   }
 
@@ -50,14 +66,7 @@ class WriteOrderTest extends SparkTestBase {
     for (boolean shuffled : new boolean[] {true, false}) {
       String out = tmp.resolve("g" + fb[0] + fb[1] + shuffled + ".zarr").toString();
       save(grid(shuffled), out, SaveMode.ErrorIfExists, fb[0], fb[1]);
-      List<Row> rows = read(out);
-      assertEquals(37 * 23, rows.size());
-      for (Row r : rows) {
-        long t = r.getLong(r.fieldIndex("t"));
-        long y = r.getLong(r.fieldIndex("y"));
-        assertEquals(1000.0 * t + y, r.getDouble(r.fieldIndex("v")), r.toString());
-        assertEquals((int) (t - y), r.getInt(r.fieldIndex("w")), r.toString());
-      }
+      checkGrid(read(out));
     }
   }
 

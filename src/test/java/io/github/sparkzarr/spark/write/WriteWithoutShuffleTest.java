@@ -56,21 +56,12 @@ class WriteWithoutShuffleTest extends SparkTestBase {
     spark().listenerManager().unregister(listener);
   }
 
-  /** A 37 x 23 grid (edge chunks on both dimensions), v = 1000 t + y, w = t - y. */
   private static Dataset<Row> grid() {
-    return spark().sql("SELECT t, y, CAST(1000 * t + y AS DOUBLE) AS v, CAST(t - y AS INT) AS w "
-        + "FROM range(37) a(t) CROSS JOIN range(23) b(y)");
+    return WriteOrderTest.grid();
   }
 
   private static void checkGrid(String path) {
-    List<Row> rows = spark().read().format("zarr").load(path).collectAsList();
-    assertEquals(37 * 23, rows.size());
-    for (Row r : rows) {
-      long t = r.getLong(r.fieldIndex("t"));
-      long y = r.getLong(r.fieldIndex("y"));
-      assertEquals(1000.0 * t + y, r.getDouble(r.fieldIndex("v")), r.toString());
-      assertEquals((int) (t - y), r.getInt(r.fieldIndex("w")), r.toString());
-    }
+    WriteOrderTest.checkGrid(spark().read().format("zarr").load(path).collectAsList());
   }
 
   /** A store of the grid with chunks {@code chunks}, written with Spark's shuffle. */
