@@ -13,7 +13,7 @@ DEPS=$(cat target/bench-classpath.txt)
 BEFORE=target/compare/before
 rm -rf target/compare && mkdir -p $BEFORE/src
 git archive "$REF" src/main | tar -x -C $BEFORE/src
-javac --release 17 -nowarn -d $BEFORE/classes -cp "$DEPS" $(find $BEFORE/src -name '*.java')
+javac --release 17 -nowarn --add-modules jdk.incubator.vector -d $BEFORE/classes -cp "$DEPS" $(find $BEFORE/src -name '*.java')
 cp -r src/main/resources/. $BEFORE/classes/ 2>/dev/null || true
 run() {
   java @examples/spark-jvm.options -Dlog4j2.configurationFile=examples/log4j2.properties -Xmx3g \

@@ -8,9 +8,9 @@ import io.github.sparkzarr.zarr.dtype.DataType;
  * Adds the elements of one variable over a partition's box of one chunk to the accumulators of
  * the calls on that variable, in row order, from pieces of the decoded chunk handed out in order
  * (blosc blocks while they are still in cache, or the whole chunk as one piece). A cursor over the
- * box's runs (rows along the last dimension) carries over from one piece to the next, so a run
- * split by a block boundary is added in two parts, and every accumulator sees its elements in the
- * same order as from the whole chunk.
+ * box's runs (rows along the last dimension, or longer where the box is contiguous) carries over
+ * from one piece to the next, so a run split by a block boundary is added in two parts, and every
+ * accumulator sees its elements in the same order as from the whole chunk.
  */
 final class ChunkFeeder implements BlockSink {
   private final DataType type;
@@ -56,7 +56,6 @@ final class ChunkFeeder implements BlockSink {
     this.groupDims = groupDims;
     int rank = len.length;
     int last = rank - 1;
-    run = rank == 0 ? 1 : len[last];
     groupStride = new int[groupDims.length];
     int ls = 0;
     for (int k = groupDims.length - 1, s = 1; k >= 0; s *= len[groupDims[k]], k--) {
@@ -66,15 +65,47 @@ final class ChunkFeeder implements BlockSink {
       }
     }
     lastStride = ls;
-    idx = new int[Math.max(0, rank - 1)];
+    int first = runStart(len, strides, groupDims, ls);
+    int r = 1;
+    for (int d = first; d < rank; d++) {
+      r *= len[d];
+    }
+    run = r;
+    idx = new int[first];
     startRun();
+  }
+
+  /**
+   * The first dimension of a run: the last one, and the ones before it while the box covers whole
+   * rows of the decoded data and they are not grouped on, so that a contiguous box is added in a
+   * few long runs rather than one per row.
+   */
+  private static int runStart(int[] len, long[] strides, int[] groupDims, int lastStride) {
+    int first = Math.max(0, len.length - 1);
+    if (lastStride != 0) {
+      return first;
+    }
+    while (first > 0 && !contains(groupDims, first - 1)
+        && strides[first - 1] == len[first] * strides[first]) {
+      first--;
+    }
+    return first;
+  }
+
+  private static boolean contains(int[] values, int value) {
+    for (int v : values) {
+      if (v == value) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override
   public void block(byte[] buffer, int offset, int start, int length) {
     long t0 = System.nanoTime();
     int first = start / elementSize;
-    feed(new NumericChunk(buffer, offset, 0, type, cf), first, first + length / elementSize);
+    feed(new NumericChunk(buffer, offset, 0, first, type, cf), first, first + length / elementSize);
     nanos += System.nanoTime() - t0;
   }
 
@@ -88,7 +119,7 @@ final class ChunkFeeder implements BlockSink {
     long t0 = System.nanoTime();
     int first = start / elementSize;
     int n = length / elementSize;
-    feed(new NumericChunk(buffer, offset, n, type, cf), first, first + n);
+    feed(new NumericChunk(buffer, offset, n, first, type, cf), first, first + n);
     nanos += System.nanoTime() - t0;
   }
 
@@ -112,9 +143,8 @@ final class ChunkFeeder implements BlockSink {
 
   private void startRun() {
     int g = 0;
-    int last = len.length - 1;
     for (int k = 0; k < groupDims.length; k++) {
-      if (groupDims[k] != last) {
+      if (groupDims[k] < idx.length) {
         g += idx[groupDims[k]] * groupStride[k];
       }
     }

@@ -35,6 +35,11 @@ final class NumericChunk {
    */
   final int plane;
   final Layout layout;
+  /**
+   * The number of element 0 among the pieces of one decoded chunk (0 for a whole chunk), so that
+   * what depends on an element's place, like a sum's lanes, does not depend on how it was cut.
+   */
+  final int first;
   /** Whether NaN means missing (a NaN fill value or _FillValue). */
   final boolean maskNaN;
   /** Other values meaning missing, compared as doubles (CF's rule); empty when none. */
@@ -42,17 +47,19 @@ final class NumericChunk {
   private final CfDecoding cf;
 
   NumericChunk(byte[] bytes, DataType t, CfDecoding cf) {
-    this(bytes, 0, 0, t, cf);
+    this(bytes, 0, 0, 0, t, cf);
   }
 
   /**
    * Elements from {@code bytes[offset]} on, one after the other ({@code plane} 0) or byte-shuffled
-   * in planes of {@code plane} bytes (a blosc block of {@code plane} elements).
+   * in planes of {@code plane} bytes (a blosc block of {@code plane} elements); element 0 is
+   * element {@code first} of the decoded chunk.
    */
-  NumericChunk(byte[] bytes, int offset, int plane, DataType t, CfDecoding cf) {
+  NumericChunk(byte[] bytes, int offset, int plane, int first, DataType t, CfDecoding cf) {
     this.bytes = bytes;
     this.offset = offset;
     this.plane = plane;
+    this.first = first;
     this.layout = layoutOf(t);
     this.cf = cf;
     this.maskNaN = cf != null && cf.maskNaN();

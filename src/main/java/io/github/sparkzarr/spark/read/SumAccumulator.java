@@ -4,76 +4,117 @@ import java.util.Arrays;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 
 /**
- * SUM of a float32 or float64 variable as Spark computes it: each value widened to double and
- * added in row order, missing values skipped, null when a group has no value. Adding in the order
- * Spark would gives the very same partial sums.
+ * SUM of a float32 or float64 variable: each value widened to double, missing values skipped, null
+ * when a group has no value.
+ *
+ * <p>Values are added into eight interleaved partial sums per group (element {@code i} of the
+ * decoded chunk into lane {@code i % 8}), joined at the end. One running sum would wait on the
+ * latency of every addition; eight keep the CPU's adders busy, and the result is no less accurate
+ * (numpy sums in interleaved lanes for the same reason). {@link LaneSums} runs the lanes as SIMD
+ * vectors when the JVM has the Vector API. The order is fixed by the data alone, so
+ * the same query on the same store gives the same bits, however the chunk was cut into pieces.
+ *
+ * <p>Pieces of the chunk are added a segment at a time without looking for missing values; only a
+ * segment that turns a lane into NaN, when NaN means missing, is added again element by element
+ * from the lanes as they were, so the common case of no missing value costs no test per element.
  */
 final class SumAccumulator implements Accumulator {
+  private static final int LANES = LaneSums.LANES;
+  /** Elements per segment: small enough to redo while still in cache. */
+  private static final int SEGMENT = 4096;
+  private final LaneSums kernels;
   private double[] sums = new double[0];
   private long[] counts = new long[0];
+  private final double[] saved = new double[LANES];
+
+  SumAccumulator() {
+    this(LaneSums.best());
+  }
+
+  SumAccumulator(LaneSums kernels) {
+    this.kernels = kernels;
+  }
 
   @Override
   public void ensure(int slots) {
-    if (slots > sums.length) {
-      int capacity = Accumulator.grow(sums.length, slots);
-      sums = Arrays.copyOf(sums, capacity);
+    if (slots > counts.length) {
+      int capacity = Accumulator.grow(counts.length, slots);
+      sums = Arrays.copyOf(sums, capacity * LANES);
       counts = Arrays.copyOf(counts, capacity);
     }
   }
 
   @Override
   public void add(NumericChunk chunk, int from, int n, int slot) {
-    double sum = sums[slot];
-    long count = counts[slot];
-    boolean maskNaN = chunk.maskNaN;
-    boolean masksValues = chunk.masksValues();
     int end = from + n;
-    if (chunk.plane != 0) {
-      // A byte-shuffled blosc block: each value is assembled from its byte planes and added at
-      // once, so the un-shuffled block is never written out (same values, same order).
-      byte[] b = chunk.bytes;
-      int plane = chunk.plane;
-      if (chunk.layout == NumericChunk.Layout.FLOAT32) {
-        for (int i = from, p = chunk.offset + from; i < end; i++, p++) {
-          float v = Float.intBitsToFloat((b[p] & 0xFF) | (b[p + plane] & 0xFF) << 8
-              | (b[p + 2 * plane] & 0xFF) << 16 | b[p + 3 * plane] << 24);
-          if (v != v ? maskNaN : masksValues && chunk.isMaskedValue(v)) {
-            continue;
-          }
-          sum += v;
-          count++;
-        }
-      } else {
-        for (int i = from; i < end; i++) {
-          double v = Double.longBitsToDouble(chunk.shuffledLong(i));
-          if (v != v ? maskNaN : masksValues && chunk.isMaskedValue(v)) {
-            continue;
-          }
-          sum += v;
-          count++;
-        }
-      }
-    } else if (chunk.layout == NumericChunk.Layout.FLOAT32) {
-      for (int i = from; i < end; i++) {
-        float v = chunk.floatAt(i);
-        if (v != v ? maskNaN : masksValues && chunk.isMaskedValue(v)) {
-          continue;
-        }
-        sum += v;
-        count++;
-      }
-    } else {
-      for (int i = from; i < end; i++) {
-        double v = chunk.doubleAt(i);
-        if (v != v ? maskNaN : masksValues && chunk.isMaskedValue(v)) {
-          continue;
-        }
-        sum += v;
-        count++;
+    int lanes = slot * LANES;
+    int i = from;
+    for (; i < end && lane(chunk, i) != 0; i++) {
+      addChecked(chunk, i, slot, lanes);
+    }
+    if (!chunk.masksValues()) {
+      int segmentsEnd = i + ((end - i) & -LANES);
+      while (i < segmentsEnd) {
+        int m = Math.min(SEGMENT, segmentsEnd - i);
+        addSegment(chunk, i, m, slot, lanes);
+        i += m;
       }
     }
-    sums[slot] = sum;
-    counts[slot] = count;
+    for (; i < end; i++) {
+      addChecked(chunk, i, slot, lanes);
+    }
+  }
+
+  private static int lane(NumericChunk chunk, int i) {
+    return (chunk.first + i) & (LANES - 1);
+  }
+
+  /** Adds element {@code i} to its lane unless it is missing. */
+  private void addChecked(NumericChunk chunk, int i, int slot, int lanes) {
+    double v = chunk.floatingAt(i);
+    if (v != v ? chunk.maskNaN : chunk.masksValues() && chunk.isMaskedValue(v)) {
+      return;
+    }
+    sums[lanes + lane(chunk, i)] += v;
+    counts[slot]++;
+  }
+
+  /** Adds {@code m} elements (a multiple of 8) from {@code i} (lane 0), when only NaN can be missing. */
+  private void addSegment(NumericChunk chunk, int i, int m, int slot, int lanes) {
+    System.arraycopy(sums, lanes, saved, 0, LANES);
+    addUnchecked(chunk, i, m, lanes);
+    if (chunk.maskNaN && anyNaN(lanes)) {
+      System.arraycopy(saved, 0, sums, lanes, LANES);
+      for (int k = i; k < i + m; k++) {
+        addChecked(chunk, k, slot, lanes);
+      }
+    } else {
+      counts[slot] += m;
+    }
+  }
+
+  private boolean anyNaN(int lanes) {
+    for (int k = lanes; k < lanes + LANES; k++) {
+      if (Double.isNaN(sums[k])) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void addUnchecked(NumericChunk c, int i, int m, int lanes) {
+    boolean float32 = c.layout == NumericChunk.Layout.FLOAT32;
+    if (c.plane != 0) {
+      if (float32) {
+        kernels.addShuffledFloats(c.bytes, c.offset + i, c.plane, m, sums, lanes);
+      } else {
+        kernels.addShuffledDoubles(c.bytes, c.offset + i, c.plane, m, sums, lanes);
+      }
+    } else if (float32) {
+      kernels.addFloats(c.bytes, c.offset + 4 * i, m, sums, lanes);
+    } else {
+      kernels.addDoubles(c.bytes, c.offset + 8 * i, m, sums, lanes);
+    }
   }
 
   @Override
@@ -81,9 +122,14 @@ final class SumAccumulator implements Accumulator {
     for (int s = 0; s < slots; s++) {
       if (counts[s] == 0) {
         out.putNull(s);
-      } else {
-        out.putDouble(s, sums[s]);
+        continue;
       }
+      int lanes = s * LANES;
+      double total = 0;
+      for (int k = 0; k < LANES; k++) {
+        total += sums[lanes + k];
+      }
+      out.putDouble(s, total);
     }
   }
 }

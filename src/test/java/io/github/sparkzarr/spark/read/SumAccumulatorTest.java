@@ -1,0 +1,154 @@
+package io.github.sparkzarr.spark.read;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkzarr.spark.schema.CfDecoding;
+import io.github.sparkzarr.zarr.dtype.DataType;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Random;
+import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
+import org.apache.spark.sql.types.DataTypes;
+import org.junit.jupiter.api.Test;
+
+/**
+ * SUM in eight lanes: the SIMD and scalar kernels give the same bits, and the accumulator gives
+ * exactly the element-by-element lane sum, skipping missing values, whatever the pieces.
+ */
+class SumAccumulatorTest {
+  private static final DataType F4 = DataType.numeric(DataType.Kind.FLOAT, 4, ByteOrder.LITTLE_ENDIAN);
+  private static final DataType F8 = DataType.numeric(DataType.Kind.FLOAT, 8, ByteOrder.LITTLE_ENDIAN);
+
+  @Test
+  void testJvmHasTheVectorKernels() {
+    // Surefire runs with --add-modules=jdk.incubator.vector, as Spark 4 does: the SIMD path is tested.
+    assertInstanceOf(VectorLaneSums.class, LaneSums.best());
+  }
+
+  @Test
+  void vectorAndScalarKernelsGiveTheSameBits() {
+    Random random = new Random(7);
+    LaneSums vector = new VectorLaneSums();
+    LaneSums scalar = new ScalarLaneSums();
+    for (int round = 0; round < 200; round++) {
+      int n = 8 * random.nextInt(300);
+      int offset = random.nextInt(40);
+      byte[] bytes = new byte[offset + 8 * n + 64];
+      random.nextBytes(bytes);
+      int plane = n + random.nextInt(5);
+      double[] start = new double[20];
+      for (int k = 0; k < start.length; k++) {
+        start[k] = random.nextGaussian() * 1e6;
+      }
+      int at = random.nextInt(12);
+      for (int kernel = 0; kernel < 4; kernel++) {
+        double[] a = start.clone();
+        double[] b = start.clone();
+        run(vector, kernel, bytes, offset, plane, n, a, at);
+        run(scalar, kernel, bytes, offset, plane, n, b, at);
+        for (int k = 0; k < a.length; k++) {
+          // Same bits, any NaN counting as one (which NaN's payload survives is the CPU's choice).
+          assertEquals(Double.doubleToLongBits(b[k]), Double.doubleToLongBits(a[k]),
+              "kernel " + kernel + " round " + round + " lane " + k);
+        }
+      }
+    }
+  }
+
+  private static void run(LaneSums sums, int kernel, byte[] bytes, int offset, int plane, int n,
+      double[] out, int at) {
+    switch (kernel) {
+      case 0 -> sums.addFloats(bytes, offset, n, out, at);
+      case 1 -> sums.addDoubles(bytes, offset, n, out, at);
+      case 2 -> sums.addShuffledFloats(bytes, offset, Math.max(plane, 1), n, out, at);
+      default -> sums.addShuffledDoubles(bytes, offset, Math.max(plane, 1) / 2, n / 2 / 8 * 8, out, at);
+    }
+  }
+
+  @Test
+  void sumsTheLanesOfPresentValuesWhateverThePieces() {
+    Random random = new Random(11);
+    for (boolean doubles : new boolean[] {false, true}) {
+      for (boolean shuffled : new boolean[] {false, true}) {
+        for (String missing : new String[] {"none", "NaN", "NaN kept", "-1"}) {
+          int n = 20000;
+          double[] values = new double[n];
+          for (int i = 0; i < n; i++) {
+            values[i] = random.nextGaussian() * 100;
+            // Missing values in some segments only, so that clean ones take the fast path.
+            if ((i / 3000) % 2 == 1 && random.nextInt(50) == 0) {
+              values[i] = missing.equals("-1") ? -1 : Double.NaN;
+            }
+          }
+          CfDecoding cf = switch (missing) {
+            case "NaN" -> new CfDecoding(new double[0], true, 1, 0, false, false, null);
+            case "-1" -> new CfDecoding(new double[] {-1}, true, 1, 0, false, false, null);
+            default -> null;
+          };
+          String what = (doubles ? "f8" : "f4") + (shuffled ? " shuffled" : "") + " missing " + missing;
+          double[] expected = reference(values, doubles, cf);
+          // The same values cut into pieces of random lengths, each starting at its element number.
+          for (int cut = 0; cut < 3; cut++) {
+            SumAccumulator sum = new SumAccumulator();
+            sum.ensure(1);
+            int from = 0;
+            while (from < n) {
+              int len = cut == 0 ? n : Math.min(n - from, 1 + random.nextInt(cut == 1 ? 5000 : 37));
+              NumericChunk piece = piece(values, from, len, doubles, shuffled, cf);
+              sum.add(piece, 0, len, 0);
+              from += len;
+            }
+            OnHeapColumnVector out = new OnHeapColumnVector(1, DataTypes.DoubleType);
+            sum.write(out, 1);
+            assertEquals(Double.doubleToLongBits(expected[0]),
+                Double.doubleToLongBits(out.getDouble(0)), what + " cut " + cut);
+          }
+          if (!missing.equals("none") && !missing.equals("NaN kept")) {
+            assertTrue(Double.isFinite(expected[0]), what);
+          }
+        }
+      }
+    }
+  }
+
+  /** Element by element into lane i % 8, then the lanes in order. */
+  private static double[] reference(double[] values, boolean doubles, CfDecoding cf) {
+    double[] lanes = new double[8];
+    for (int i = 0; i < values.length; i++) {
+      double v = doubles ? values[i] : (float) values[i];
+      boolean isMissing = cf != null && (v != v ? cf.maskNaN() : cf.isMissing(v));
+      if (!isMissing) {
+        lanes[i % 8] += v;
+      }
+    }
+    double total = 0;
+    for (double lane : lanes) {
+      total += lane;
+    }
+    return new double[] {total};
+  }
+
+  private static NumericChunk piece(double[] values, int from, int len, boolean doubles,
+      boolean shuffled, CfDecoding cf) {
+    int size = doubles ? 8 : 4;
+    int offset = 3;
+    ByteBuffer plain = ByteBuffer.allocate(len * size).order(ByteOrder.LITTLE_ENDIAN);
+    for (int i = 0; i < len; i++) {
+      if (doubles) {
+        plain.putDouble(values[from + i]);
+      } else {
+        plain.putFloat((float) values[from + i]);
+      }
+    }
+    byte[] bytes = new byte[offset + len * size];
+    for (int i = 0; i < len; i++) {
+      for (int k = 0; k < size; k++) {
+        int to = shuffled ? k * len + i : i * size + k;
+        bytes[offset + to] = plain.get(i * size + k);
+      }
+    }
+    return new NumericChunk(bytes, offset, shuffled ? len : 0, from, doubles ? F8 : F4, cf);
+  }
+}
