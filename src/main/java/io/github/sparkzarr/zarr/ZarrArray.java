@@ -4,10 +4,12 @@ import io.github.sparkzarr.zarr.chunk.BoxCopy;
 import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.chunk.FillChunks;
 import io.github.sparkzarr.zarr.codec.BlockSink;
+import io.github.sparkzarr.zarr.codec.BytesCodec;
 import io.github.sparkzarr.zarr.codec.ChunkCodec;
 import io.github.sparkzarr.zarr.codec.CodecException;
 import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.codec.DecodeLimit;
+import io.github.sparkzarr.zarr.codec.DecodesInto;
 import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
 import io.github.sparkzarr.zarr.codec.blosc.BloscCodec;
 import io.github.sparkzarr.zarr.codec.v3.EndianCodec;
@@ -34,19 +36,23 @@ public final class ZarrArray {
   private final ArrayMetadata metadata;
   /** The chain's only codec when chunks can be decoded block by block, else null. */
   private final BloscCodec blockCodec;
+  /** The chain's only codec when it can decode into a reused buffer, else null. */
+  private final DecodesInto intoCodec;
 
   public ZarrArray(Store store, String path, ArrayMetadata metadata) {
     this.store = store;
     this.path = StoreKeys.normalizePath(path);
     this.metadata = metadata;
-    this.blockCodec = blockCodec(metadata);
+    BytesCodec sole = soleCodec(metadata);
+    this.blockCodec = sole instanceof BloscCodec b ? b : null;
+    this.intoCodec = sole instanceof DecodesInto d ? d : null;
   }
 
   /**
-   * Blosc when it is the whole chain on fixed-size little-endian elements in C order: v2 with no
-   * filters and blosc as compressor; v3 with the little-endian "bytes" codec and blosc only.
+   * The compressor when it is the whole chain on fixed-size little-endian elements in C order: v2
+   * with no filters; v3 with the little-endian "bytes" codec and that one bytes-to-bytes codec.
    */
-  private static BloscCodec blockCodec(ArrayMetadata md) {
+  private static BytesCodec soleCodec(ArrayMetadata md) {
     DataType t = md.dataType();
     if (t.isVariableLength() || t.needsSwap() && t.size() > 1) {
       return null;
@@ -54,13 +60,13 @@ public final class ZarrArray {
     ChunkCodec codec = md.codec();
     if (codec instanceof V2ChunkCodec v2) {
       boolean plain = v2.filters().isEmpty() && (!v2.fortranOrder() || md.rank() <= 1);
-      return plain && v2.compressor() instanceof BloscCodec b ? b : null;
+      return plain ? v2.compressor() : null;
     }
     if (codec instanceof V3ChunkCodec v3) {
       boolean plain = v3.arrayCodecs().isEmpty() && v3.bytesCodecs().size() == 1
           && v3.serializer() instanceof EndianCodec e
           && (e.order() == ByteOrder.LITTLE_ENDIAN || e.order() == null && t.size() == 1);
-      return plain && v3.bytesCodecs().get(0).codec() instanceof BloscCodec b ? b : null;
+      return plain ? v3.bytesCodecs().get(0).codec() : null;
     }
     return null;
   }
@@ -87,18 +93,37 @@ public final class ZarrArray {
     if (stored.isEmpty()) {
       return false;
     }
-    if (blockCodec == null) {
-      byte[] bytes = decodeChunk(key, stored.get()).bytes();
+    decodeChunkBlocks(key, stored.get(), buffers, sink);
+    return true;
+  }
+
+  /**
+   * Decodes the stored chunk {@code key} as {@link #readChunkBlocks} does: into {@code buffers},
+   * which the pieces handed to {@code sink} live in until the next chunk, when the chain allows.
+   */
+  public void decodeChunkBlocks(String key, byte[] stored, DecodeBuffers buffers, BlockSink sink)
+      throws IOException {
+    if (blockCodec == null && intoCodec == null) {
+      byte[] bytes = decodeChunk(key, stored).bytes();
       sink.block(bytes, 0, 0, bytes.length);
-      return true;
+      return;
     }
-    int size = metadata.dataType().size();
+    int elementSize = metadata.dataType().size();
+    int size = metadata.chunkElementCount() * elementSize;
+    byte[] whole = null;
     try {
-      blockCodec.decodeBlocks(stored.get(), metadata.chunkElementCount() * size, size, buffers, sink);
+      if (blockCodec != null) {
+        blockCodec.decodeBlocks(stored, size, elementSize, buffers, sink);
+      } else {
+        whole = buffers.get(0, size);
+        intoCodec.decodeInto(stored, whole, size);
+      }
     } catch (IOException | RuntimeException e) {
       throw new ZarrException(store.location(), key, "cannot decode chunk: " + e.getMessage(), e);
     }
-    return true;
+    if (whole != null) {
+      sink.block(whole, 0, 0, size);
+    }
   }
 
   /** Opens the array at {@code path} ("" for the store root), of any supported format. */

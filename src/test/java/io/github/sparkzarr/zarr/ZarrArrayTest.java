@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkzarr.zarr.chunk.ChunkData;
+import io.github.sparkzarr.zarr.codec.BlockSink;
+import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
+import io.github.sparkzarr.zarr.codec.compress.ZstdCodec;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.dtype.NumpyDtype;
 import io.github.sparkzarr.zarr.metadata.ArrayMetadata;
@@ -18,6 +21,7 @@ import io.github.sparkzarr.zarr.store.MemoryStore;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -92,6 +96,35 @@ class ZarrArrayTest {
         assertTrue(store.exists("g/a/2.2"));
       }
     }
+  }
+
+  @Test
+  void zstdChunksDecodeIntoOneReusedBufferWithTheSameBytes() throws Exception {
+    MemoryStore store = new MemoryStore("mem://zstd");
+    DataType type = NumpyDtype.parse("<i4");
+    ZarrArray written = ZarrHierarchy.writeArrayV2(store, "a", new ArrayMetadata(2,
+        new long[] {5, 7}, new int[] {2, 3}, type, FillValue.parseV2(Json.nodes().numberNode(42), type),
+        new V2ChunkCodec(type, false, List.of(), new ZstdCodec(1, false)), ChunkKeyEncoding.v2('.'),
+        List.of("y", "x"), Json.object()));
+    writeRamp(written);
+    ZarrArray a = ZarrArray.open(store, "a");
+    DecodeBuffers buffers = new DecodeBuffers();
+    byte[][] seen = new byte[1][];
+    BlockSink sink = (buffer, offset, start, length) -> {
+      assertEquals(0, start);
+      assertEquals(2 * 3 * 4, length);
+      assertTrue(seen[0] == null || seen[0] == buffer, "one buffer for every chunk");
+      seen[0] = buffer;
+      assertArrayEquals(a.readChunk(new long[] {0, 2}).bytes(), Arrays.copyOfRange(buffer, offset, offset + length));
+    };
+    for (int k = 0; k < 3; k++) {
+      assertTrue(a.readChunkBlocks(new long[] {0, 2}, buffers, sink));
+    }
+    assertFalse(a.readChunkBlocks(new long[] {1, 1}, buffers, sink), "missing chunk");
+    byte[] stored = store.get("a/0.2").orElseThrow();
+    store.set("a/0.2", Arrays.copyOf(stored, stored.length - 2));
+    ZarrException e = assertThrows(ZarrException.class, () -> a.readChunkBlocks(new long[] {0, 2}, buffers, sink));
+    assertTrue(e.getMessage().contains("mem://zstd") && e.getMessage().contains("a/0.2"), e.getMessage());
   }
 
   @Test

@@ -4,12 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
+import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import io.github.sparkzarr.zarr.codec.BytesCodec;
 import io.github.sparkzarr.zarr.codec.CodecConfig;
 import io.github.sparkzarr.zarr.codec.CodecException;
 import io.github.sparkzarr.zarr.codec.DecodeLimit;
+import io.github.sparkzarr.zarr.codec.DecodesInto;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 
@@ -20,7 +22,7 @@ import java.io.IOException;
  * <p>{@code checksum} (numcodecs ≥ 0.13) adds zstd's content checksum; it is written to the
  * configuration only when true, so numcodecs 0.11, which has no such parameter, reads the rest.
  */
-public record ZstdCodec(int level, boolean checksum) implements BytesCodec {
+public record ZstdCodec(int level, boolean checksum) implements BytesCodec, DecodesInto {
   public static final String ID = "zstd";
 
   /** numcodecs' default level; zstd reads 0 as its own default, 3. */
@@ -31,6 +33,12 @@ public record ZstdCodec(int level, boolean checksum) implements BytesCodec {
    * KiB); twice that leaves slack. A larger declared content size is corrupt or hostile.
    */
   private static final long MAX_RATIO = 1 << 16;
+
+  /**
+   * A decompression context per thread: zstd's one-shot call makes and frees one (about 100 KiB)
+   * for every chunk. Tasks run on long-lived executor threads, so a context serves many chunks.
+   */
+  private static final ThreadLocal<ZstdDecompressCtx> CONTEXT = ThreadLocal.withInitial(ZstdDecompressCtx::new);
 
   public static ZstdCodec fromConfig(JsonNode config) throws CodecException {
     JsonNode checksum = config.get("checksum");
@@ -67,7 +75,7 @@ public record ZstdCodec(int level, boolean checksum) implements BytesCodec {
   @Override
   public byte[] decode(byte[] input, int decodedSize) throws CodecException {
     if (decodedSize >= 0) {
-      return decodeInto(input, new byte[decodedSize], true);
+      return decodeInto(input, new byte[decodedSize], decodedSize, true);
     }
     if (input.length == 0) {
       throw new CodecException(ID + ": no data (an empty input holds no zstd frame)");
@@ -81,7 +89,7 @@ public record ZstdCodec(int level, boolean checksum) implements BytesCodec {
             ID + ": frame declares an implausible content size of " + declared + " bytes");
       }
       DecodeLimit.checkDeclared(ID, declared);
-      byte[] out = decodeInto(input, new byte[(int) declared], false);
+      byte[] out = decodeInto(input, new byte[(int) declared], (int) declared, false);
       if (out != null) {
         return out;
       }
@@ -95,29 +103,35 @@ public record ZstdCodec(int level, boolean checksum) implements BytesCodec {
     }
   }
 
+  @Override
+  public void decodeInto(byte[] input, byte[] out, int size) throws CodecException {
+    decodeInto(input, out, size, true);
+  }
+
   /**
-   * One-shot decoding into {@code out}. With {@code exact}, any other outcome than filling {@code
-   * out} exactly fails; otherwise a too small {@code out} returns null so the caller can stream.
+   * One-shot decoding into {@code out[0, size)}. With {@code exact}, any other outcome than filling
+   * it exactly fails; otherwise a too small {@code out} returns null so the caller can stream.
    */
-  private static byte[] decodeInto(byte[] input, byte[] out, boolean exact) throws CodecException {
+  private static byte[] decodeInto(byte[] input, byte[] out, int size, boolean exact)
+      throws CodecException {
     int n;
     try {
       // zstd-jni reports failures as ZstdException, not as error codes
-      n = (int) Zstd.decompressByteArray(out, 0, out.length, input, 0, input.length);
+      n = CONTEXT.get().decompressByteArray(out, 0, size, input, 0, input.length);
     } catch (ZstdException e) {
       if (e.getErrorCode() == Zstd.errDstSizeTooSmall()) {
         if (!exact) {
           return null;
         }
         throw new CodecException(
-            ID + ": data decodes to more than the expected " + out.length + " bytes");
+            ID + ": data decodes to more than the expected " + size + " bytes");
       }
       throw new CodecException(ID + ": corrupt or truncated data (" + e.getMessage() + ")", e);
     } catch (RuntimeException e) {
       throw DecodeTarget.corrupt(ID, e); // zstd-jni's own argument checks, e.g. on empty input
     }
-    if (n != out.length) {
-      throw new CodecException(ID + ": data decodes to " + n + " bytes, expected " + out.length);
+    if (n != size) {
+      throw new CodecException(ID + ": data decodes to " + n + " bytes, expected " + size);
     }
     return out;
   }

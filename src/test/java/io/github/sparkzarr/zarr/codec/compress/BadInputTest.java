@@ -9,6 +9,7 @@ import com.github.luben.zstd.ZstdOutputStream;
 import io.github.sparkzarr.zarr.codec.BytesCodec;
 import io.github.sparkzarr.zarr.codec.CodecException;
 import io.github.sparkzarr.zarr.codec.CodecSamples;
+import io.github.sparkzarr.zarr.codec.DecodesInto;
 import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -135,6 +136,31 @@ class BadInputTest {
         fails(codec, new byte[0], -1);
       }
     }
+  }
+
+  @Test
+  void decodingIntoAReusedBufferChecksAsDecodingDoes() throws Exception {
+    int tested = 0;
+    for (BytesCodec codec : CodecSamples.codecs()) {
+      if (!(codec instanceof DecodesInto into)) {
+        continue;
+      }
+      tested++;
+      byte[] encoded = codec.encode(TEXT, 1);
+      byte[] buffer = new byte[TEXT.length + 100];
+      Arrays.fill(buffer, (byte) 7);
+      into.decodeInto(encoded, buffer, TEXT.length);
+      assertArrayEquals(TEXT, Arrays.copyOf(buffer, TEXT.length));
+      assertThrows(CodecException.class, () -> into.decodeInto(encoded, buffer, TEXT.length + 1));
+      assertThrows(CodecException.class, () -> into.decodeInto(encoded, buffer, TEXT.length - 1));
+      assertThrows(CodecException.class,
+          () -> into.decodeInto(Arrays.copyOf(encoded, encoded.length / 2), buffer, TEXT.length));
+      // A failure leaves nothing behind for the next chunk on this thread.
+      byte[] other = codec.encode(CodecSamples.random(TEXT.length, 5), 1);
+      into.decodeInto(other, buffer, TEXT.length);
+      assertArrayEquals(CodecSamples.random(TEXT.length, 5), Arrays.copyOf(buffer, TEXT.length));
+    }
+    assertTrue(tested > 0, "no codec decodes into a buffer");
   }
 
   @Test
