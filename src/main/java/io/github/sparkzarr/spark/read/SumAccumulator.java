@@ -22,18 +22,10 @@ final class SumAccumulator implements Accumulator {
   private static final int LANES = LaneSums.LANES;
   /** Elements per segment: small enough to redo while still in cache. */
   private static final int SEGMENT = 4096;
-  private final LaneSums kernels;
+  private final LaneSums kernels = LaneSums.best();
   private double[] sums = new double[0];
   private long[] counts = new long[0];
   private final double[] saved = new double[LANES];
-
-  SumAccumulator() {
-    this(LaneSums.best());
-  }
-
-  SumAccumulator(LaneSums kernels) {
-    this.kernels = kernels;
-  }
 
   @Override
   public void ensure(int slots) {
