@@ -2,6 +2,8 @@ package io.github.sparkzarr.bench;
 
 import io.github.sparkzarr.zarr.ZarrArray;
 import io.github.sparkzarr.zarr.ZarrHierarchy;
+import io.github.sparkzarr.zarr.codec.BlockSink;
+import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.metadata.Json;
 import io.github.sparkzarr.zarr.metadata.V2Metadata;
 import io.github.sparkzarr.zarr.store.HadoopStore;
@@ -124,11 +126,10 @@ public final class Suite {
     java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
     List<Double> wall = new ArrayList<>();
     List<Double> cpu = new ArrayList<>();
-    io.github.sparkzarr.zarr.codec.DecodeBuffers buffers = new io.github.sparkzarr.zarr.codec.DecodeBuffers();
+    DecodeBuffers buffers = new DecodeBuffers();
     long[] checksum = new long[1];
     // Reads the last byte of every piece, which keeps the JIT from skipping work.
-    io.github.sparkzarr.zarr.codec.BlockSink lastBytes =
-        (buffer, offset, start, length) -> checksum[0] += buffer[offset + length - 1];
+    BlockSink lastBytes = (buffer, offset, start, length) -> checksum[0] += buffer[offset + length - 1];
     for (int pass = 0; pass <= Math.max(1, reps / 2); pass++) {
       long nanos = 0;
       long cpuNanos = 0;
