@@ -138,7 +138,7 @@ public final class Suite {
         byte[] stored = array.store().get(key).orElseThrow();
         long c0 = threads.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
-        array.decodeChunkBlocks(key, stored, buffers, lastBytes);
+        array.decodeChunkBlocks(key, stored, stored.length, buffers, lastBytes);
         nanos += System.nanoTime() - t0;
         cpuNanos += threads.getCurrentThreadCpuTime() - c0;
       }

@@ -11,6 +11,7 @@ import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.codec.DecodeLimit;
 import io.github.sparkzarr.zarr.codec.DecodesInto;
 import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
+import io.github.sparkzarr.zarr.codec.v3.BytesToBytesCodec;
 import io.github.sparkzarr.zarr.codec.blosc.BloscCodec;
 import io.github.sparkzarr.zarr.codec.v3.EndianCodec;
 import io.github.sparkzarr.zarr.codec.v3.RangeReader;
@@ -18,11 +19,13 @@ import io.github.sparkzarr.zarr.codec.v3.ShardingCodec;
 import io.github.sparkzarr.zarr.codec.v3.V3ChunkCodec;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.metadata.ArrayMetadata;
+import io.github.sparkzarr.zarr.store.ReadBuffer;
 import io.github.sparkzarr.zarr.store.Store;
 import io.github.sparkzarr.zarr.store.StoreKeys;
 import java.io.IOException;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -38,37 +41,46 @@ public final class ZarrArray {
   private final BloscCodec blockCodec;
   /** The chain's only codec when it can decode into a reused buffer, else null. */
   private final DecodesInto intoCodec;
+  /** Whether stored chunks are already the decoded bytes (no compressor, no filter, no swap). */
+  private final boolean storedAsDecoded;
 
   public ZarrArray(Store store, String path, ArrayMetadata metadata) {
     this.store = store;
     this.path = StoreKeys.normalizePath(path);
     this.metadata = metadata;
-    BytesCodec sole = soleCodec(metadata);
-    this.blockCodec = sole instanceof BloscCodec b ? b : null;
-    this.intoCodec = sole instanceof DecodesInto d ? d : null;
+    boolean plain = isPlainChain(metadata);
+    BytesCodec compressor = plain ? compressorOf(metadata.codec()) : null;
+    this.storedAsDecoded = plain && compressor == null;
+    this.blockCodec = compressor instanceof BloscCodec b ? b : null;
+    this.intoCodec = compressor instanceof DecodesInto d ? d : null;
   }
 
   /**
-   * The compressor when it is the whole chain on fixed-size little-endian elements in C order: v2
-   * with no filters; v3 with the little-endian "bytes" codec and that one bytes-to-bytes codec.
+   * Whether the chain on fixed-size little-endian elements in C order is at most one compressor:
+   * v2 with no filters; v3 with the little-endian "bytes" codec and at most one bytes-to-bytes
+   * codec.
    */
-  private static BytesCodec soleCodec(ArrayMetadata md) {
+  private static boolean isPlainChain(ArrayMetadata md) {
     DataType t = md.dataType();
     if (t.isVariableLength() || t.needsSwap() && t.size() > 1) {
-      return null;
+      return false;
     }
     ChunkCodec codec = md.codec();
     if (codec instanceof V2ChunkCodec v2) {
-      boolean plain = v2.filters().isEmpty() && (!v2.fortranOrder() || md.rank() <= 1);
-      return plain ? v2.compressor() : null;
+      return v2.filters().isEmpty() && (!v2.fortranOrder() || md.rank() <= 1);
     }
-    if (codec instanceof V3ChunkCodec v3) {
-      boolean plain = v3.arrayCodecs().isEmpty() && v3.bytesCodecs().size() == 1
-          && v3.serializer() instanceof EndianCodec e
-          && (e.order() == ByteOrder.LITTLE_ENDIAN || e.order() == null && t.size() == 1);
-      return plain ? v3.bytesCodecs().get(0).codec() : null;
+    return codec instanceof V3ChunkCodec v3 && v3.arrayCodecs().isEmpty()
+        && v3.bytesCodecs().size() <= 1 && v3.serializer() instanceof EndianCodec e
+        && (e.order() == ByteOrder.LITTLE_ENDIAN || e.order() == null && t.size() == 1);
+  }
+
+  /** The compressor of a plain chain ({@link #isPlainChain}), or null when it has none. */
+  private static BytesCodec compressorOf(ChunkCodec codec) {
+    if (codec instanceof V2ChunkCodec v2) {
+      return v2.compressor();
     }
-    return null;
+    List<BytesToBytesCodec> bytes = ((V3ChunkCodec) codec).bytesCodecs();
+    return bytes.isEmpty() ? null : bytes.get(0).codec();
   }
 
   /**
@@ -82,41 +94,48 @@ public final class ZarrArray {
   /**
    * Reads the chunk at {@code coords} and hands its decoded bytes (little-endian, C order, the full
    * chunk shape) to {@code sink} in order: block by block when {@link #decodesByBlock}, else as
-   * one piece. Pieces start and end on element boundaries.
+   * one piece. Pieces start and end on element boundaries. The stored bytes are read into the
+   * buffers' reused array, and decoded into their scratch buffers when the chain allows.
    *
    * @return false, having handed out nothing, when the chunk was never written
    */
   public boolean readChunkBlocks(long[] coords, DecodeBuffers buffers, BlockSink sink)
       throws IOException {
     String key = chunkKey(coords);
-    Optional<byte[]> stored = store.get(key, maxStoredChunkBytes());
-    if (stored.isEmpty()) {
+    ReadBuffer stored = buffers.stored();
+    if (!store.read(key, maxStoredChunkBytes(), stored)) {
       return false;
     }
-    decodeChunkBlocks(key, stored.get(), buffers, sink);
+    decodeChunkBlocks(key, stored.array(), stored.length(), buffers, sink);
     return true;
   }
 
   /**
-   * Decodes the stored chunk {@code key} as {@link #readChunkBlocks} does: into {@code buffers},
-   * which the pieces handed to {@code sink} live in until the next chunk, when the chain allows.
+   * Decodes the stored chunk {@code key} ({@code stored[0, storedLength)}) as {@link
+   * #readChunkBlocks} does: into {@code buffers}, which the pieces handed to {@code sink} live in
+   * until the next chunk, when the chain allows.
    */
-  public void decodeChunkBlocks(String key, byte[] stored, DecodeBuffers buffers, BlockSink sink)
-      throws IOException {
+  public void decodeChunkBlocks(String key, byte[] stored, int storedLength, DecodeBuffers buffers,
+      BlockSink sink) throws IOException {
+    int elementSize = metadata.dataType().size();
+    int size = metadata.chunkElementCount() * elementSize;
     if (blockCodec == null && intoCodec == null) {
-      byte[] bytes = decodeChunk(key, stored).bytes();
+      if (storedAsDecoded && storedLength == size) {
+        sink.block(stored, 0, 0, size);
+        return;
+      }
+      // any other chain, or a stored chunk of the wrong size, which decoding reports
+      byte[] bytes = decodeChunk(key, stored.length == storedLength ? stored : Arrays.copyOf(stored, storedLength)).bytes();
       sink.block(bytes, 0, 0, bytes.length);
       return;
     }
-    int elementSize = metadata.dataType().size();
-    int size = metadata.chunkElementCount() * elementSize;
     byte[] whole = null;
     try {
       if (blockCodec != null) {
-        blockCodec.decodeBlocks(stored, size, elementSize, buffers, sink);
+        blockCodec.decodeBlocks(stored, storedLength, size, elementSize, buffers, sink);
       } else {
         whole = buffers.get(0, size);
-        intoCodec.decodeInto(stored, whole, size);
+        intoCodec.decodeInto(stored, storedLength, whole, size);
       }
     } catch (IOException | RuntimeException e) {
       throw new ZarrException(store.location(), key, "cannot decode chunk: " + e.getMessage(), e);

@@ -5,9 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.codec.BlockSink;
+import io.github.sparkzarr.zarr.codec.BytesCodec;
+import io.github.sparkzarr.zarr.codec.blosc.BloscCname;
+import io.github.sparkzarr.zarr.codec.blosc.BloscCodec;
+import io.github.sparkzarr.zarr.codec.blosc.BloscShuffle;
 import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
 import io.github.sparkzarr.zarr.codec.compress.ZstdCodec;
@@ -17,13 +22,18 @@ import io.github.sparkzarr.zarr.metadata.ArrayMetadata;
 import io.github.sparkzarr.zarr.metadata.ChunkKeyEncoding;
 import io.github.sparkzarr.zarr.metadata.FillValue;
 import io.github.sparkzarr.zarr.metadata.Json;
+import io.github.sparkzarr.zarr.store.HadoopStore;
 import io.github.sparkzarr.zarr.store.MemoryStore;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ZarrArrayTest {
 
@@ -125,6 +135,53 @@ class ZarrArrayTest {
     store.set("a/0.2", Arrays.copyOf(stored, stored.length - 2));
     ZarrException e = assertThrows(ZarrException.class, () -> a.readChunkBlocks(new long[] {0, 2}, buffers, sink));
     assertTrue(e.getMessage().contains("mem://zstd") && e.getMessage().contains("a/0.2"), e.getMessage());
+  }
+
+  /**
+   * Chunks read through one reused array (a Hadoop store on local files) from a large stored chunk
+   * to smaller ones, so old bytes follow each value: every chain decodes them as reading the chunk
+   * alone does, and a truncated chunk fails naming the store and key.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"none", "zstd", "blosc"})
+  void chunksReadIntoAReusedArrayDecodeAsAlone(String compressor, @TempDir java.nio.file.Path dir)
+      throws Exception {
+    HadoopStore store = new HadoopStore(dir.toUri().toString(), new Configuration());
+    DataType type = NumpyDtype.parse("<i4");
+    BytesCodec codec = switch (compressor) {
+      case "zstd" -> new ZstdCodec(1, false);
+      case "blosc" -> new BloscCodec(BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, 1024, 4);
+      default -> null;
+    };
+    ZarrArray a = ZarrHierarchy.writeArrayV2(store, "a", new ArrayMetadata(2, new long[] {64, 64},
+        new int[] {32, 32}, type, FillValue.parseV2(Json.nodes().numberNode(0), type),
+        new V2ChunkCodec(type, false, List.of(), codec), ChunkKeyEncoding.v2('.'), List.of("y", "x"),
+        Json.object()));
+    writeRamp(a);
+    java.util.Random random = new java.util.Random(3);
+    int size = 32 * 32 * 4;
+    byte[] noise = new byte[size];
+    random.nextBytes(noise);
+    byte[] constant = new byte[size];
+    Arrays.fill(constant, (byte) 5);
+    a.writeChunk(new long[] {0, 0}, ChunkData.ofBytes(type, new int[] {32, 32}, noise));
+    a.writeChunk(new long[] {0, 1}, ChunkData.ofBytes(type, new int[] {32, 32}, constant));
+    DecodeBuffers buffers = new DecodeBuffers();
+    long[][] order = {{0, 0}, {0, 1}, {1, 0}, {0, 0}, {0, 1}};
+    for (long[] c : order) {
+      byte[] got = new byte[size];
+      assertTrue(a.readChunkBlocks(c, buffers, (buffer, offset, start, length) ->
+          System.arraycopy(buffer, offset, got, start, length)));
+      assertArrayEquals(a.readChunk(c).bytes(), got, compressor + " chunk " + Arrays.toString(c));
+    }
+    assertFalse(a.readChunkBlocks(new long[] {1, 1}, buffers, (b, o, s, l) -> fail("missing chunk")));
+    byte[] stored = store.get("a/0.1").orElseThrow();
+    store.set("a/0.1", Arrays.copyOf(stored, stored.length - 3));
+    assertTrue(a.readChunkBlocks(new long[] {0, 0}, buffers, (b, o, s, l) -> { }));
+    ZarrException e = assertThrows(ZarrException.class,
+        () -> a.readChunkBlocks(new long[] {0, 1}, buffers, (b, o, s, l) -> { }));
+    assertTrue(e.getMessage().contains(store.location()) && e.getMessage().contains("a/0.1"),
+        e.getMessage());
   }
 
   @Test

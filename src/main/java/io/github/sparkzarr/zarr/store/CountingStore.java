@@ -84,6 +84,19 @@ public final class CountingStore implements Store {
   }
 
   @Override
+  public boolean read(String key, int maxBytes, ReadBuffer into) throws IOException {
+    long start = System.nanoTime();
+    boolean present = delegate.read(key, maxBytes, into);
+    fetchNanos.add(System.nanoTime() - start);
+    requests.increment();
+    if (present) {
+      bytesRead.add(into.length());
+    }
+    (present ? found : missing).increment();
+    return present;
+  }
+
+  @Override
   public Optional<byte[]> getRange(String key, long offset, int length) throws IOException {
     long start = System.nanoTime();
     return count(delegate.getRange(key, offset, length), start);

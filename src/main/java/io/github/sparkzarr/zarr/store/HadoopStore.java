@@ -94,46 +94,53 @@ public final class HadoopStore implements Store {
 
   @Override
   public Optional<byte[]> get(String key, int maxBytes) throws IOException {
+    ReadBuffer value = new ReadBuffer();
+    return read(key, maxBytes, value) ? Optional.of(value.toArray()) : Optional.empty();
+  }
+
+  @Override
+  public boolean read(String key, int maxBytes, ReadBuffer into) throws IOException {
     Path p = pathOf(key);
     return retry.run(location, key, () -> {
       try (FSDataInputStream in = fs.open(p)) {
-        byte[] value = readToEnd(in, maxBytes);
-        if (value.length > maxBytes) {
+        readToEnd(in, maxBytes, into);
+        if (into.length() > maxBytes) {
           throw Store.tooLarge(location, key, maxBytes);
         }
-        return Optional.of(value);
+        return true;
       } catch (FileNotFoundException e) {
-        return Optional.empty();
+        return false;
       }
     });
   }
 
   /**
-   * Up to {@code maxBytes + 1} bytes, to the end of the stream. Local and HDFS streams say how many
-   * bytes are left ({@code available()}): those are read into an array of that size in one call,
-   * where {@code readAllBytes} reads 16 KiB pieces and copies them once more. The hint is only
-   * trusted as a size: what follows it is still read.
+   * Up to {@code maxBytes + 1} bytes, to the end of the stream, into {@code into}. Local and HDFS
+   * streams say how many bytes are left ({@code available()}): those are read into the buffer in
+   * one call, where {@code readAllBytes} reads 16 KiB pieces and copies them once more. The hint is
+   * only trusted as a size: what follows it is still read.
    */
-  static byte[] readToEnd(java.io.InputStream in, int maxBytes) throws IOException {
+  static void readToEnd(java.io.InputStream in, int maxBytes, ReadBuffer into) throws IOException {
     int limit = maxBytes == Integer.MAX_VALUE - 8 ? maxBytes : maxBytes + 1;
     int hint = in.available();
     if (hint <= 0 || hint >= limit) {
-      return in.readNBytes(limit);
+      into.wrap(in.readNBytes(limit));
+      return;
     }
-    byte[] buf = new byte[hint];
+    byte[] buf = into.reserve(hint, 0);
     int n = in.readNBytes(buf, 0, hint);
     if (n < hint) {
-      return java.util.Arrays.copyOf(buf, n);
+      into.reserve(n, n);
+      return;
     }
     int next = in.read();
     if (next < 0) {
-      return buf;
+      return;
     }
     byte[] rest = in.readNBytes(limit - hint - 1);
-    byte[] all = java.util.Arrays.copyOf(buf, hint + 1 + rest.length);
+    byte[] all = into.reserve(hint + 1 + rest.length, hint);
     all[hint] = (byte) next;
     System.arraycopy(rest, 0, all, hint + 1, rest.length);
-    return all;
   }
 
   @Override

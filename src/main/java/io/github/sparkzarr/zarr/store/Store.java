@@ -34,6 +34,17 @@ public interface Store extends Closeable {
     return value;
   }
 
+  /**
+   * Reads the value at {@code key} into {@code into}, reusing its array where the store can, under
+   * the same limit as {@link #get(String, int)}; false, leaving {@code into} as it was, when there
+   * is no such key. Stores that stream override this to read straight into the reused array.
+   */
+  default boolean read(String key, int maxBytes, ReadBuffer into) throws IOException {
+    Optional<byte[]> value = get(key, maxBytes);
+    value.ifPresent(into::wrap);
+    return value.isPresent();
+  }
+
   /** The error for a value over a size limit. */
   static ZarrException tooLarge(String location, String key, int maxBytes) {
     return new ZarrException(location, key, "the value is larger than the limit of " + maxBytes

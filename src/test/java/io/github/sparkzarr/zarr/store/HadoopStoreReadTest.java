@@ -2,6 +2,8 @@ package io.github.sparkzarr.zarr.store;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -36,19 +38,60 @@ class HadoopStoreReadTest {
     };
   }
 
+  private static byte[] readToEnd(InputStream in, int maxBytes) throws IOException {
+    ReadBuffer value = new ReadBuffer();
+    HadoopStore.readToEnd(in, maxBytes, value);
+    return value.toArray();
+  }
+
   @ParameterizedTest
   @ValueSource(ints = {0, 1, 999, 1000, 1001, 5000, -1})
   void readsEveryByteWhateverAvailableSays(int claimed) throws IOException {
     byte[] data = bytes(1000);
-    assertArrayEquals(data, HadoopStore.readToEnd(claiming(data, claimed), Integer.MAX_VALUE - 8));
+    assertArrayEquals(data, readToEnd(claiming(data, claimed), Integer.MAX_VALUE - 8));
   }
 
   @Test
   void readsNoMoreThanOnePastTheLimit() throws IOException {
     byte[] data = bytes(1000);
-    assertEquals(101, HadoopStore.readToEnd(claiming(data, 50), 100).length);
-    assertEquals(101, HadoopStore.readToEnd(claiming(data, 1000), 100).length);
-    assertEquals(1000, HadoopStore.readToEnd(claiming(data, 1000), 1000).length);
+    assertEquals(101, readToEnd(claiming(data, 50), 100).length);
+    assertEquals(101, readToEnd(claiming(data, 1000), 100).length);
+    assertEquals(1000, readToEnd(claiming(data, 1000), 1000).length);
+  }
+
+  /** One buffer through values of growing and shrinking sizes, each claim right or wrong. */
+  @Test
+  void aReusedBufferHoldsExactlyTheLastValue() throws IOException {
+    ReadBuffer buffer = new ReadBuffer();
+    int[][] sizesAndClaims = {{1000, 1000}, {10, 10}, {2000, 1500}, {300, 5000}, {700, 0}, {50, 49}};
+    for (int[] c : sizesAndClaims) {
+      byte[] data = bytes(c[0]);
+      HadoopStore.readToEnd(claiming(data, c[1]), Integer.MAX_VALUE - 8, buffer);
+      assertEquals(data.length, buffer.length(), "size " + c[0] + " claimed " + c[1]);
+      assertArrayEquals(data, java.util.Arrays.copyOf(buffer.array(), buffer.length()));
+      assertArrayEquals(data, buffer.toArray());
+    }
+  }
+
+  @Test
+  void storeReadsIntoOneArrayOnceItIsLargeEnough(@TempDir Path dir) throws IOException {
+    byte[] big = bytes(3 << 20);
+    byte[] small = bytes(1 << 20);
+    Files.write(dir.resolve("big"), big);
+    Files.write(dir.resolve("small"), small);
+    HadoopStore store = new HadoopStore(dir.toUri().toString(), new Configuration());
+    ReadBuffer buffer = new ReadBuffer();
+    assertTrue(store.read("big", big.length, buffer));
+    byte[] array = buffer.array();
+    assertArrayEquals(big, buffer.toArray());
+    assertTrue(store.read("small", big.length, buffer));
+    assertSame(array, buffer.array(), "the second read reuses the array");
+    assertEquals(small.length, buffer.length());
+    assertArrayEquals(small, buffer.toArray());
+    assertFalse(store.read("absent", big.length, buffer));
+    assertArrayEquals(small, buffer.toArray(), "a missing key leaves the buffer as it was");
+    ZarrException e = assertThrows(ZarrException.class, () -> store.read("big", big.length - 1, buffer));
+    assertTrue(e.getMessage().contains("big") && e.getMessage().contains(store.location()), e.getMessage());
   }
 
   @Test

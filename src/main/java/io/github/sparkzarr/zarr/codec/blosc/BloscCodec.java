@@ -93,14 +93,14 @@ public final class BloscCodec implements BytesCodec {
   }
 
   /**
-   * Decodes a frame of exactly {@code decodedSize} bytes and hands it to {@code sink} block by
-   * block, in order, each while it is still in cache; blocks start and end on multiples of {@code
-   * elementSize} (a frame whose blocks would not is handed out whole). The same bytes as {@link
-   * #decode}, and the same checks.
+   * Decodes a frame ({@code input[0, inputLength)}) of exactly {@code decodedSize} bytes and hands
+   * it to {@code sink} block by block, in order, each while it is still in cache; blocks start and
+   * end on multiples of {@code elementSize} (a frame whose blocks would not is handed out whole).
+   * The same bytes as {@link #decode}, and the same checks.
    */
-  public void decodeBlocks(byte[] input, int decodedSize, int elementSize, DecodeBuffers buffers,
-      BlockSink sink) throws IOException {
-    BloscDecoder.decodeBlocks(input, decodedSize, elementSize, buffers, sink);
+  public void decodeBlocks(byte[] input, int inputLength, int decodedSize, int elementSize,
+      DecodeBuffers buffers, BlockSink sink) throws IOException {
+    BloscDecoder.decodeBlocks(input, inputLength, decodedSize, elementSize, buffers, sink);
   }
 
   @Override

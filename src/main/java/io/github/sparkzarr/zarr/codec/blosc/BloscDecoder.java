@@ -14,6 +14,8 @@ import java.io.IOException;
  */
 final class BloscDecoder {
   private final byte[] frame;
+  /** The frame's length: the array may be longer (a buffer reused from chunk to chunk). */
+  private final int frameLength;
   private final BloscHeader header;
   /** The whole decoded frame, or null when blocks go to {@link #sink}. */
   private final byte[] out;
@@ -25,6 +27,7 @@ final class BloscDecoder {
 
   private BloscDecoder(byte[] frame, BloscHeader header, BlockSink sink, DecodeBuffers buffers) {
     this.frame = frame;
+    this.frameLength = header.cbytes(); // check() made sure the frame is that long
     this.header = header;
     this.out = sink == null ? new byte[header.nbytes()] : null;
     this.sink = sink;
@@ -35,7 +38,7 @@ final class BloscDecoder {
    * @param decodedSize the expected decoded length, or -1 when unknown
    */
   static byte[] decode(byte[] frame, int decodedSize) throws CodecException {
-    BloscHeader header = check(frame, decodedSize);
+    BloscHeader header = check(frame, frame.length, decodedSize);
     if (header.nbytes() == 0) {
       return new byte[0];
     }
@@ -60,9 +63,9 @@ final class BloscDecoder {
    * boundaries ({@code elementSize}); a frame whose blocks do not is decoded whole and handed out
    * as one block, and so is a stored (memcpyed) frame, straight from the frame.
    */
-  static void decodeBlocks(byte[] frame, int decodedSize, int elementSize, DecodeBuffers buffers,
-      BlockSink sink) throws IOException {
-    BloscHeader header = check(frame, decodedSize);
+  static void decodeBlocks(byte[] frame, int frameLength, int decodedSize, int elementSize,
+      DecodeBuffers buffers, BlockSink sink) throws IOException {
+    BloscHeader header = check(frame, frameLength, decodedSize);
     if (header.nbytes() == 0) {
       return;
     }
@@ -80,9 +83,13 @@ final class BloscDecoder {
     new BloscDecoder(frame, header, sink, buffers).decodeBlocks();
   }
 
-  /** Reads the header and checks it against the frame and the expected size. */
-  private static BloscHeader check(byte[] frame, int decodedSize) throws CodecException {
-    BloscHeader header = BloscHeader.read(frame);
+  /**
+   * Reads the header and checks it against the frame ({@code frame[0, frameLength)}) and the
+   * expected size. A header that passes says the frame is {@code frameLength} bytes (cbytes).
+   */
+  private static BloscHeader check(byte[] frame, int frameLength, int decodedSize)
+      throws CodecException {
+    BloscHeader header = BloscHeader.read(frame, frameLength);
     if (decodedSize >= 0 && header.nbytes() != decodedSize) {
       throw new CodecException(
           "blosc: the header's decoded size (nbytes) is "
@@ -94,13 +101,13 @@ final class BloscDecoder {
     if (decodedSize < 0) {
       DecodeLimit.checkDeclared("blosc", header.nbytes());
     }
-    if (header.cbytes() != frame.length) {
+    if (header.cbytes() != frameLength) {
       throw new CodecException(
           "blosc: header says the frame has "
               + Integer.toUnsignedString(header.cbytes())
               + " bytes but it has "
-              + frame.length
-              + (header.cbytes() > frame.length ? " (truncated)" : ""));
+              + frameLength
+              + (header.cbytes() > frameLength ? " (truncated)" : ""));
     }
     if (header.nbytes() != 0) {
       checkGeometry(header);
@@ -141,9 +148,9 @@ final class BloscDecoder {
     int blockSize = header.blockSize();
     int nbytes = header.nbytes();
     int nblocks = nbytes / blockSize + (nbytes % blockSize > 0 ? 1 : 0);
-    if (nblocks > (frame.length - BloscHeader.SIZE) / 4) {
+    if (nblocks > (frameLength - BloscHeader.SIZE) / 4) {
       throw new CodecException(
-          "blosc: frame of " + frame.length + " bytes is too short for " + nblocks + " offsets");
+          "blosc: frame of " + frameLength + " bytes is too short for " + nblocks + " offsets");
     }
     try (InnerCodec codec = BloscCname.newDecoder(header.compressorFormat())) {
       for (int j = 0; j < nblocks; j++) {
@@ -182,13 +189,13 @@ final class BloscDecoder {
     }
     int pos = offset;
     for (int s = 0; s < nstreams; s++) {
-      if (pos < 0 || pos > frame.length - 4) {
+      if (pos < 0 || pos > frameLength - 4) {
         throw new CodecException(
             "blosc: block " + index + " stream " + s + " offset " + pos + " is out of the frame");
       }
       int csize = LittleEndian.readInt(frame, pos);
       pos += 4;
-      if (csize < 0 || csize > frame.length - pos) {
+      if (csize < 0 || csize > frameLength - pos) {
         throw new CodecException(
             "blosc: block "
                 + index
@@ -197,7 +204,7 @@ final class BloscDecoder {
                 + " claims "
                 + Integer.toUnsignedString(csize)
                 + " bytes, only "
-                + (frame.length - pos)
+                + (frameLength - pos)
                 + " remain");
       }
       int dst = targetOff + s * streamSize;

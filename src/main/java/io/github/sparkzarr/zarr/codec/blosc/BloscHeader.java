@@ -22,9 +22,14 @@ record BloscHeader(
 
   /** Reads and checks the fields that do not depend on the inner codec. */
   static BloscHeader read(byte[] frame) throws CodecException {
-    if (frame.length < SIZE) {
+    return read(frame, frame.length);
+  }
+
+  /** As {@link #read(byte[])}, of the frame in {@code frame[0, length)}. */
+  static BloscHeader read(byte[] frame, int length) throws CodecException {
+    if (length < SIZE) {
       throw new CodecException(
-          "blosc: truncated header, the frame has " + frame.length + " bytes, need " + SIZE);
+          "blosc: truncated header, the frame has " + length + " bytes, need " + SIZE);
     }
     BloscHeader h =
         new BloscHeader(

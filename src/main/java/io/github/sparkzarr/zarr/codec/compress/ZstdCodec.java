@@ -75,7 +75,7 @@ public record ZstdCodec(int level, boolean checksum) implements BytesCodec, Deco
   @Override
   public byte[] decode(byte[] input, int decodedSize) throws CodecException {
     if (decodedSize >= 0) {
-      return decodeInto(input, new byte[decodedSize], decodedSize, true);
+      return decodeInto(input, input.length, new byte[decodedSize], decodedSize, true);
     }
     if (input.length == 0) {
       throw new CodecException(ID + ": no data (an empty input holds no zstd frame)");
@@ -89,7 +89,7 @@ public record ZstdCodec(int level, boolean checksum) implements BytesCodec, Deco
             ID + ": frame declares an implausible content size of " + declared + " bytes");
       }
       DecodeLimit.checkDeclared(ID, declared);
-      byte[] out = decodeInto(input, new byte[(int) declared], (int) declared, false);
+      byte[] out = decodeInto(input, input.length, new byte[(int) declared], (int) declared, false);
       if (out != null) {
         return out;
       }
@@ -104,20 +104,22 @@ public record ZstdCodec(int level, boolean checksum) implements BytesCodec, Deco
   }
 
   @Override
-  public void decodeInto(byte[] input, byte[] out, int size) throws CodecException {
-    decodeInto(input, out, size, true);
+  public void decodeInto(byte[] input, int inputLength, byte[] out, int size)
+      throws CodecException {
+    decodeInto(input, inputLength, out, size, true);
   }
 
   /**
-   * One-shot decoding into {@code out[0, size)}. With {@code exact}, any other outcome than filling
-   * it exactly fails; otherwise a too small {@code out} returns null so the caller can stream.
+   * One-shot decoding of {@code input[0, inputLength)} into {@code out[0, size)}. With {@code
+   * exact}, any other outcome than filling it exactly fails; otherwise a too small {@code out}
+   * returns null so the caller can stream.
    */
-  private static byte[] decodeInto(byte[] input, byte[] out, int size, boolean exact)
-      throws CodecException {
+  private static byte[] decodeInto(byte[] input, int inputLength, byte[] out, int size,
+      boolean exact) throws CodecException {
     int n;
     try {
       // zstd-jni reports failures as ZstdException, not as error codes
-      n = CONTEXT.get().decompressByteArray(out, 0, size, input, 0, input.length);
+      n = CONTEXT.get().decompressByteArray(out, 0, size, input, 0, inputLength);
     } catch (ZstdException e) {
       if (e.getErrorCode() == Zstd.errDstSizeTooSmall()) {
         if (!exact) {

@@ -147,17 +147,21 @@ class BadInputTest {
       }
       tested++;
       byte[] encoded = codec.encode(TEXT, 1);
+      // The input sits in a longer reused array, followed by another chunk's bytes.
+      byte[] input = Arrays.copyOf(encoded, encoded.length + 64);
+      Arrays.fill(input, encoded.length, input.length, (byte) 0x28);
+      int n = encoded.length;
       byte[] buffer = new byte[TEXT.length + 100];
       Arrays.fill(buffer, (byte) 7);
-      into.decodeInto(encoded, buffer, TEXT.length);
+      into.decodeInto(input, n, buffer, TEXT.length);
       assertArrayEquals(TEXT, Arrays.copyOf(buffer, TEXT.length));
-      assertThrows(CodecException.class, () -> into.decodeInto(encoded, buffer, TEXT.length + 1));
-      assertThrows(CodecException.class, () -> into.decodeInto(encoded, buffer, TEXT.length - 1));
-      assertThrows(CodecException.class,
-          () -> into.decodeInto(Arrays.copyOf(encoded, encoded.length / 2), buffer, TEXT.length));
+      assertThrows(CodecException.class, () -> into.decodeInto(input, n, buffer, TEXT.length + 1));
+      assertThrows(CodecException.class, () -> into.decodeInto(input, n, buffer, TEXT.length - 1));
+      assertThrows(CodecException.class, () -> into.decodeInto(input, n / 2, buffer, TEXT.length));
+      assertThrows(CodecException.class, () -> into.decodeInto(input, 0, buffer, TEXT.length));
       // A failure leaves nothing behind for the next chunk on this thread.
       byte[] other = codec.encode(CodecSamples.random(TEXT.length, 5), 1);
-      into.decodeInto(other, buffer, TEXT.length);
+      into.decodeInto(other, other.length, buffer, TEXT.length);
       assertArrayEquals(CodecSamples.random(TEXT.length, 5), Arrays.copyOf(buffer, TEXT.length));
     }
     assertTrue(tested > 0, "no codec decodes into a buffer");
