@@ -3,10 +3,16 @@ package io.github.sparkzarr.spark.read;
 import java.util.Arrays;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 
-/** COUNT(*) (every row) or COUNT(variable) (rows not masked as missing). */
+/**
+ * COUNT(*) (every row) or COUNT(variable) (rows not masked as missing). A floating-point variable's
+ * values are counted by a {@link SumAccumulator}, which skips missing values without testing each
+ * element; only masked values other than NaN need a test per element.
+ */
 final class CountAccumulator implements Accumulator {
   private final boolean skipMissing;
   private long[] counts = new long[0];
+  /** Counts the values of a floating-point variable (its sums are not used). */
+  private final SumAccumulator floating = new SumAccumulator();
 
   CountAccumulator(boolean skipMissing) {
     this.skipMissing = skipMissing;
@@ -17,27 +23,54 @@ final class CountAccumulator implements Accumulator {
     if (slots > counts.length) {
       counts = Arrays.copyOf(counts, Accumulator.grow(counts.length, slots));
     }
+    floating.ensure(slots);
   }
 
   @Override
   public void add(NumericChunk chunk, int from, int n, int slot) {
-    if (!skipMissing) {
+    if (!skipMissing || !chunk.masksValues() && !(chunk.layout.isFloat() && chunk.maskNaN)) {
       counts[slot] += n;
-      return;
-    }
-    long k = 0;
-    for (int i = from; i < from + n; i++) {
-      if (!chunk.isMissing(i)) {
-        k++;
+    } else if (chunk.layout.isFloat()) {
+      floating.add(chunk, from, n, slot);
+    } else {
+      long k = 0;
+      for (int i = from; i < from + n; i++) {
+        if (!chunk.isMissing(i)) {
+          k++;
+        }
       }
+      counts[slot] += k;
     }
-    counts[slot] += k;
   }
 
   @Override
   public void write(WritableColumnVector out, int slots) {
     for (int s = 0; s < slots; s++) {
-      out.putLong(s, counts[s]);
+      out.putLong(s, counts[s] + floating.count(s));
+    }
+  }
+
+  /** COUNT(variable) answered by the counts of a SUM of the same variable, which is fed instead. */
+  static final class OfSum implements Accumulator {
+    private final SumAccumulator sum;
+
+    OfSum(SumAccumulator sum) {
+      this.sum = sum;
+    }
+
+    @Override
+    public void ensure(int slots) {}
+
+    @Override
+    public void add(NumericChunk chunk, int from, int n, int slot) {
+      throw new IllegalStateException("a COUNT answered by a SUM is not fed");
+    }
+
+    @Override
+    public void write(WritableColumnVector out, int slots) {
+      for (int s = 0; s < slots; s++) {
+        out.putLong(s, sum.count(s));
+      }
     }
   }
 }

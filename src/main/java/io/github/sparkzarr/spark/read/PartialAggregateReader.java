@@ -67,10 +67,29 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
       }
       accumulators[c] = Accumulator.of(calls.get(c));
     }
+    shareCounts(calls);
     groupDims = aggregate.groupBy().stream().mapToInt(OutputColumn::index).toArray();
     if (groupDims.length == 0) {
       // Without GROUP BY every partition answers one row, even an empty one: COUNT must say 0.
       slot(new long[0]);
+    }
+  }
+
+  /**
+   * COUNT(v) beside SUM(v) (AVG, which Spark splits into the two) reads the counts the sum keeps,
+   * so the values are gone through once.
+   */
+  private void shareCounts(List<AggregateCall> calls) {
+    for (int c = 0; c < calls.size(); c++) {
+      if (calls.get(c).kind() != AggregateCall.Kind.COUNT) {
+        continue;
+      }
+      for (int s = 0; s < calls.size(); s++) {
+        if (calls.get(s).kind() == AggregateCall.Kind.SUM && calls.get(s).variable() == calls.get(c).variable()) {
+          accumulators[c] = new CountAccumulator.OfSum((SumAccumulator) accumulators[s]);
+          break;
+        }
+      }
     }
   }
 
@@ -112,7 +131,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     for (int v = -1; v < variables.length; v++) {
       List<Accumulator> on = new ArrayList<>();
       for (int c = 0; c < calls.size(); c++) {
-        if (calls.get(c).variable() == v) {
+        if (calls.get(c).variable() == v && !(accumulators[c] instanceof CountAccumulator.OfSum)) {
           on.add(accumulators[c]);
         }
       }

@@ -109,6 +109,11 @@ final class SumAccumulator implements Accumulator {
     }
   }
 
+  /** How many values slot {@code s} has summed (missing values skipped). */
+  long count(int s) {
+    return counts[s];
+  }
+
   @Override
   public void write(WritableColumnVector out, int slots) {
     for (int s = 0; s < slots; s++) {
