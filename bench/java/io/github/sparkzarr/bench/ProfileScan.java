@@ -30,7 +30,12 @@ public final class ProfileScan {
     }
   }
 
-  /** Two untimed warm-up scans, then RUNS scans recorded by JFR (profile settings: 10 ms samples). */
+  /**
+   * Two untimed warm-up scans, then RUNS scans recorded by JFR (profile settings: 10 ms samples).
+   * {@code -DpushDownAggregate=false} profiles the scan as a query that needs rows sees it.
+   */
+  private static final String PUSH_DOWN = System.getProperty("pushDownAggregate", "true");
+
   static void scan(String store, int runs, Path jfr) throws Exception {
     SparkSession spark = SparkSession.builder().master("local[2]").appName("spark-zarr profile")
         .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
@@ -38,13 +43,13 @@ public final class ProfileScan {
     spark.sparkContext().setLogLevel("WARN");
     try {
       for (int i = 0; i < 2; i++) {
-        spark.read().format("zarr").load(store).selectExpr("sum(value)").collectAsList();
+        spark.read().format("zarr").option("pushDownAggregate", PUSH_DOWN).load(store).selectExpr("sum(value)").collectAsList();
       }
       Recording recording = new Recording(Configuration.getConfiguration("profile"));
       recording.start();
       for (int i = 0; i < runs; i++) {
         long t0 = System.nanoTime();
-        Object sum = spark.read().format("zarr").load(store).selectExpr("sum(value)").collectAsList().get(0).get(0);
+        Object sum = spark.read().format("zarr").option("pushDownAggregate", PUSH_DOWN).load(store).selectExpr("sum(value)").collectAsList().get(0).get(0);
         System.out.printf(Locale.ROOT, "[profile] run %d: %.3f s (sum %s)%n", i, (System.nanoTime() - t0) / 1e9, sum);
       }
       recording.stop();
@@ -56,7 +61,7 @@ public final class ProfileScan {
 
   /**
    * {@code time STORE RUNS QUERY}: the median of RUNS warm runs of a query on the store (table
-   * {@code t}), for bench/compare.sh to run against two builds of the connector.
+   * {@code t}, and {@code t_rows} without aggregate pushdown), for bench/compare.sh to run against two builds of the connector.
    */
   static void time(String store, int runs, String query) {
     SparkSession spark = SparkSession.builder().master("local[2]").appName("spark-zarr compare")
@@ -66,6 +71,8 @@ public final class ProfileScan {
     spark.sparkContext().setLogLevel("WARN");
     try {
       spark.read().format("zarr").load(store).createOrReplaceTempView("t");
+      spark.read().format("zarr").option("pushDownAggregate", "false").load(store)
+          .createOrReplaceTempView("t_rows");
       TaskCpu cpu = new TaskCpu();
       spark.sparkContext().addSparkListener(cpu);
       spark.sql(query).collectAsList();

@@ -12,8 +12,8 @@ import org.apache.spark.unsafe.types.UTF8String;
  * A zero-copy column over a whole decoded chunk of int32, int64, float32 or float64: row i is
  * element i of the little-endian bytes, read in place. Saves what a copy costs per chunk and
  * column: a chunk-sized array allocated (often a humongous G1 object), zeroed and filled. When the
- * variable masks fill values (CF decoding without scaling), the missing rows are found once, in a
- * tight loop over the bytes, and only remembered when there are any.
+ * variable masks fill values (CF decoding without scaling), the missing rows are found once
+ * ({@link MissingRows}) and only remembered when there are any.
  */
 final class ChunkValueVector extends ColumnVector {
   private final NumericChunk elements;
@@ -34,21 +34,9 @@ final class ChunkValueVector extends ColumnVector {
       org.apache.spark.sql.types.DataType sparkType) {
     super(sparkType);
     this.elements = new NumericChunk(bytes, t, cf);
-    boolean[] m = null;
-    int count = 0;
-    if (cf != null) {
-      for (int i = 0; i < rows; i++) {
-        if (elements.isMissing(i)) {
-          if (m == null) {
-            m = new boolean[rows];
-          }
-          m[i] = true;
-          count++;
-        }
-      }
-    }
-    this.missing = m;
-    this.nulls = count;
+    MissingRows m = cf == null ? null : MissingRows.of(elements, rows);
+    this.missing = m == null ? null : m.missing;
+    this.nulls = m == null ? 0 : m.count;
   }
 
   @Override

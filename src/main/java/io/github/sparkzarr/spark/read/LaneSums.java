@@ -1,5 +1,7 @@
 package io.github.sparkzarr.spark.read;
 
+import io.github.sparkzarr.zarr.codec.VectorApi;
+
 /**
  * The inner loops of SUM: adds runs of little-endian float32 or float64 elements, widened to
  * double, into eight interleaved partial sums {@code sums[at + k]}, element {@code j} of a run
@@ -37,16 +39,8 @@ interface LaneSums {
     }
 
     private static LaneSums choose() {
-      if (!Boolean.getBoolean("sparkzarr.noVector")
-          && ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
-        try {
-          return (LaneSums) Class.forName("io.github.sparkzarr.spark.read.VectorLaneSums")
-              .getDeclaredConstructor().newInstance();
-        } catch (ReflectiveOperationException | LinkageError e) {
-          // The module is there but unusable here: the scalar loops give the same bits.
-        }
-      }
-      return new ScalarLaneSums();
+      return VectorApi.choose(LaneSums.class, "io.github.sparkzarr.spark.read.VectorLaneSums",
+          new ScalarLaneSums());
     }
   }
 }

@@ -42,6 +42,43 @@ class ChunkValueVectorTest {
     assertFalse(new ChunkValueVector(b.array(), f4, MASK_NAN, 5, DataTypes.FloatType).isNullAt(0));
   }
 
+  /**
+   * Long chunks, where missing rows are found a segment at a time: NaN none, sparse, at segment
+   * edges and in the tail; infinities of both signs (a NaN sum without a NaN); float32 and float64.
+   */
+  @Test
+  void longChunksFindExactlyTheMissingRows() {
+    java.util.Random random = new java.util.Random(11);
+    int rows = 3 * 4096 + 13;
+    for (int size : new int[] {4, 8}) {
+      DataType t = DataType.numeric(DataType.Kind.FLOAT, size, ByteOrder.LITTLE_ENDIAN);
+      org.apache.spark.sql.types.DataType sparkType = size == 4 ? DataTypes.FloatType : DataTypes.DoubleType;
+      for (int layout = 0; layout < 4; layout++) {
+        ByteBuffer b = ByteBuffer.allocate(rows * size).order(ByteOrder.LITTLE_ENDIAN);
+        for (int r = 0; r < rows; r++) {
+          double v = random.nextGaussian();
+          if (layout == 1 && random.nextInt(1000) == 0 || layout == 2 && (r == 4095 || r == 4096 || r == rows - 1)) {
+            v = Double.NaN;
+          } else if (layout == 3 && (r == 5000 || r == 6000)) {
+            v = r == 5000 ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
+          }
+          if (size == 4) {
+            b.putFloat((float) v);
+          } else {
+            b.putDouble(v);
+          }
+        }
+        ChunkValueVector v = new ChunkValueVector(b.array(), t, MASK_NAN, rows, sparkType);
+        OnHeapColumnVector copy = copy(b.array(), t, MASK_NAN, rows, sparkType);
+        for (int r = 0; r < rows; r++) {
+          assertEquals(copy.isNullAt(r), v.isNullAt(r), "size " + size + " layout " + layout + " row " + r);
+        }
+        assertEquals(copy.numNulls(), v.numNulls());
+        assertEquals(layout == 0 || layout == 3, v.numNulls() == 0, "layout " + layout);
+      }
+    }
+  }
+
   @Test
   void integersAndDoublesWithAMaskedValue() {
     long[] values = {7, -9999, Long.MIN_VALUE, 0};

@@ -3,7 +3,8 @@ package io.github.sparkzarr.zarr.codec.blosc;
 /**
  * Blosc's byte shuffle: a block of n elements of t bytes becomes t streams of n bytes (byte j of
  * every element, then byte j+1...). Bytes after the last whole element stay in place at the end.
- * Unshuffle is the hot path of reads, so the common element sizes assemble whole words.
+ * Unshuffle is the hot path of reads, so the common element sizes assemble whole words, with SIMD
+ * ({@link Unshuffler}) where the JVM has the Vector API.
  */
 final class ByteShuffle {
   private ByteShuffle() {}
@@ -43,9 +44,10 @@ final class ByteShuffle {
   static void unshuffle(
       int typeSize, int blockBytes, byte[] src, int srcOff, byte[] dst, int dstOff) {
     int n = blockBytes / typeSize;
+    int done = Unshuffler.BEST.unshuffle(typeSize, n, src, srcOff, dst, dstOff);
     switch (typeSize) {
       case 2 -> {
-        for (int i = 0, s1 = srcOff + n, out = dstOff; i < n; i++, out += 2) {
+        for (int i = done, s1 = srcOff + n, out = dstOff + 2 * done; i < n; i++, out += 2) {
           dst[out] = src[srcOff + i];
           dst[out + 1] = src[s1 + i];
         }
@@ -54,7 +56,7 @@ final class ByteShuffle {
         int s1 = srcOff + n;
         int s2 = s1 + n;
         int s3 = s2 + n;
-        for (int i = 0; i < n; i++) {
+        for (int i = done; i < n; i++) {
           int v =
               (src[srcOff + i] & 0xFF)
                   | (src[s1 + i] & 0xFF) << 8
@@ -64,7 +66,7 @@ final class ByteShuffle {
         }
       }
       case 8 -> {
-        for (int i = 0; i < n; i++) {
+        for (int i = done; i < n; i++) {
           long v = 0;
           for (int j = 0, in = srcOff + i; j < 8; j++, in += n) {
             v |= (src[in] & 0xFFL) << (8 * j);

@@ -17,6 +17,34 @@ class BloscShuffleAndLzTest {
     return b;
   }
 
+  /**
+   * Unshuffle against the definition for the element sizes with SIMD loops, at sizes around the
+   * vector widths and at odd offsets in longer arrays, with the bytes around the output untouched.
+   */
+  @Test
+  void unshuffleIsTheInverseTransposeAtEverySizeAndOffset() {
+    assertTrue(Unshuffler.BEST instanceof VectorUnshuffler, "the tests run with the Vector API");
+    for (int typeSize : new int[] {2, 4, 8, 3}) {
+      for (int n = 0; n <= 70; n++) {
+        int blockBytes = n * typeSize + (n % 3 == 0 ? typeSize - 1 : 0);
+        int srcOff = random.nextInt(9);
+        int dstOff = random.nextInt(9);
+        byte[] src = randomBytes(srcOff + blockBytes + 7);
+        byte[] dst = randomBytes(dstOff + blockBytes + 7);
+        byte[] expected = dst.clone();
+        for (int i = 0; i < n; i++) {
+          for (int j = 0; j < typeSize; j++) {
+            expected[dstOff + i * typeSize + j] = src[srcOff + j * n + i];
+          }
+        }
+        System.arraycopy(src, srcOff + n * typeSize, expected, dstOff + n * typeSize,
+            blockBytes - n * typeSize);
+        ByteShuffle.unshuffle(typeSize, blockBytes, src, srcOff, dst, dstOff);
+        assertArrayEquals(expected, dst, "typesize " + typeSize + " elements " + n);
+      }
+    }
+  }
+
   @Test
   void byteShuffleIsTheByteTransposeWithAnUnshuffledTail() {
     for (int typeSize = 1; typeSize <= 20; typeSize++) {
