@@ -8,6 +8,9 @@ import org.apache.spark.sql.types.DataTypes;
 /**
  * MIN or MAX of a numeric variable, with Spark's ordering of floating-point values: NaN is larger
  * than every number, so MAX is NaN as soon as one value is, and MIN is NaN only when all are.
+ * Floating-point runs are reduced in SIMD lanes ({@link LaneExtremes}) when only NaN can be missing;
+ * then of 0.0 and -0.0, MAX gives 0.0 and MIN -0.0 whichever comes first (as Java's Math.max and
+ * min), where the element loop keeps the first.
  */
 final class ExtremeAccumulator implements Accumulator {
   private final boolean max;
@@ -15,10 +18,18 @@ final class ExtremeAccumulator implements Accumulator {
   private double[] floating = new double[0];
   private long[] integral = new long[0];
   private boolean[] seen = new boolean[0];
+  /** SIMD runs of floating-point elements, or null to test every element. */
+  private final LaneExtremes kernels;
+  private final int[] nans = new int[1];
 
   ExtremeAccumulator(boolean max, DataType resultType) {
+    this(max, resultType, LaneExtremes.best());
+  }
+
+  ExtremeAccumulator(boolean max, DataType resultType, LaneExtremes kernels) {
     this.max = max;
     this.resultType = resultType;
+    this.kernels = kernels;
   }
 
   @Override
@@ -34,7 +45,22 @@ final class ExtremeAccumulator implements Accumulator {
   @Override
   public void add(NumericChunk chunk, int from, int n, int slot) {
     boolean floats = chunk.layout.isFloat();
-    for (int i = from; i < from + n; i++) {
+    int i = from;
+    if (floats && kernels != null && !chunk.masksValues()) {
+      int whole = n - n % LaneExtremes.LANES;
+      if (whole > 0) {
+        nans[0] = 0;
+        double extreme = kernels.extreme(chunk, from, whole, max, nans);
+        if (nans[0] < whole) {
+          addFloating(extreme, slot);
+        }
+        if (nans[0] > 0 && !chunk.maskNaN) {
+          addFloating(Double.NaN, slot); // a value here: Spark orders it above every number
+        }
+        i += whole;
+      }
+    }
+    for (; i < from + n; i++) {
       if (chunk.isMissing(i)) {
         continue;
       }

@@ -1,0 +1,33 @@
+package io.github.sparkzarr.spark.read;
+
+import io.github.sparkzarr.zarr.codec.VectorApi;
+
+/**
+ * The inner loop of MIN and MAX of floating-point values, in SIMD lanes: the extreme of a run of
+ * elements with NaN left out and counted, so {@link ExtremeAccumulator} applies Spark's NaN
+ * ordering once per run instead of testing every element.
+ */
+interface LaneExtremes {
+  int LANES = 8;
+
+  /** The Vector API implementation, or null when the JVM lacks it (elements are then tested one by one). */
+  static LaneExtremes best() {
+    return Holder.BEST;
+  }
+
+  /**
+   * The largest ({@code max}) or smallest of elements {@code [i, i + n)} of {@code chunk}, a float
+   * layout, {@code n} a multiple of 8, NaN left out: -infinity or +infinity when every element is
+   * NaN. Adds the number of NaN elements to {@code nans[0]}.
+   */
+  double extreme(NumericChunk chunk, int i, int n, boolean max, int[] nans);
+
+  /** Chooses once per JVM. */
+  final class Holder {
+    static final LaneExtremes BEST =
+        VectorApi.choose(LaneExtremes.class, "io.github.sparkzarr.spark.read.VectorLaneExtremes", null);
+
+    private Holder() {
+    }
+  }
+}

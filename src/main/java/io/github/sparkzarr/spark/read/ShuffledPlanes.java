@@ -1,0 +1,53 @@
+package io.github.sparkzarr.spark.read;
+
+import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * Whole elements assembled in registers from a byte-shuffled blosc block (byte k of element j at
+ * {@code b[p + k * plane + j]}): each plane's bytes are widened, shifted to their place and merged,
+ * without an un-shuffled copy. Vector API; loaded only when it is there.
+ */
+final class ShuffledPlanes {
+  private static final VectorSpecies<Integer> I8 = IntVector.SPECIES_256;
+  private static final VectorSpecies<Long> L4 = LongVector.SPECIES_256;
+  private static final VectorSpecies<Byte> B8 = ByteVector.SPECIES_64;
+
+  private ShuffledPlanes() {}
+
+  /** Eight float32 elements from element {@code p - offset} of the block. */
+  static FloatVector floats(byte[] b, int p, int plane) {
+    return planeInts(b, p).or(planeInts(b, p + plane).lanewise(VectorOperators.LSHL, 8))
+        .or(planeInts(b, p + 2 * plane).lanewise(VectorOperators.LSHL, 16))
+        .or(planeInts(b, p + 3 * plane).lanewise(VectorOperators.LSHL, 24))
+        .reinterpretAsFloats();
+  }
+
+  /** Eight bytes of one plane, each zero-extended to an int. */
+  private static IntVector planeInts(byte[] b, int p) {
+    return ((IntVector) ByteVector.fromArray(B8, b, p).convertShape(VectorOperators.B2I, I8, 0)).and(0xFF);
+  }
+
+  /**
+   * Four float64 elements: of the eight from element {@code p - offset} of the block, the first
+   * four ({@code part} 0) or the last four (1).
+   */
+  static DoubleVector doubles(byte[] b, int p, int plane, int part) {
+    LongVector bits = LongVector.zero(L4);
+    for (int k = 0; k < 8; k++) {
+      ByteVector bytes = ByteVector.fromArray(B8, b, p + k * plane);
+      bits = bits.or(planeLongs(bytes, part).lanewise(VectorOperators.LSHL, 8 * k));
+    }
+    return bits.reinterpretAsDoubles();
+  }
+
+  /** Four of eight bytes ({@code part} 0: the first four), each zero-extended to a long. */
+  private static LongVector planeLongs(ByteVector bytes, int part) {
+    return ((LongVector) bytes.convertShape(VectorOperators.B2L, L4, part)).and(0xFFL);
+  }
+}

@@ -1,0 +1,63 @@
+package io.github.sparkzarr.spark.read;
+
+import java.nio.ByteOrder;
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * {@link LaneExtremes} with the Vector API: eight float32 or 2 × 4 float64 lanes, NaN replaced by
+ * the identity (-infinity for MAX, +infinity for MIN) and counted, the lanes reduced at the end.
+ */
+final class VectorLaneExtremes implements LaneExtremes {
+  private static final VectorSpecies<Float> F8 = FloatVector.SPECIES_256;
+  private static final VectorSpecies<Double> D4 = DoubleVector.SPECIES_256;
+  private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
+
+  @Override
+  public double extreme(NumericChunk c, int i, int n, boolean max, int[] nans) {
+    return c.layout == NumericChunk.Layout.FLOAT32 ? floats(c, i, n, max, nans) : doubles(c, i, n, max, nans);
+  }
+
+  private static double floats(NumericChunk c, int i, int n, boolean max, int[] nans) {
+    float identity = max ? Float.NEGATIVE_INFINITY : Float.POSITIVE_INFINITY;
+    FloatVector acc = FloatVector.broadcast(F8, identity);
+    int nan = 0;
+    for (int j = i; j < i + n; j += LANES) {
+      FloatVector v = c.plane == 0
+          ? FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * j, LE)
+          : ShuffledPlanes.floats(c.bytes, c.offset + j, c.plane);
+      VectorMask<Float> isNaN = v.test(VectorOperators.IS_NAN);
+      if (isNaN.anyTrue()) {
+        nan += isNaN.trueCount();
+        v = v.blend(identity, isNaN);
+      }
+      acc = max ? acc.max(v) : acc.min(v);
+    }
+    nans[0] += nan;
+    return acc.reduceLanes(max ? VectorOperators.MAX : VectorOperators.MIN);
+  }
+
+  private static double doubles(NumericChunk c, int i, int n, boolean max, int[] nans) {
+    double identity = max ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+    DoubleVector acc = DoubleVector.broadcast(D4, identity);
+    int nan = 0;
+    for (int j = i; j < i + n; j += LANES) {
+      for (int part = 0; part < 2; part++) {
+        DoubleVector v = c.plane == 0
+            ? DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * j + 32 * part, LE)
+            : ShuffledPlanes.doubles(c.bytes, c.offset + j, c.plane, part);
+        VectorMask<Double> isNaN = v.test(VectorOperators.IS_NAN);
+        if (isNaN.anyTrue()) {
+          nan += isNaN.trueCount();
+          v = v.blend(identity, isNaN);
+        }
+        acc = max ? acc.max(v) : acc.min(v);
+      }
+    }
+    nans[0] += nan;
+    return acc.reduceLanes(max ? VectorOperators.MAX : VectorOperators.MIN);
+  }
+}

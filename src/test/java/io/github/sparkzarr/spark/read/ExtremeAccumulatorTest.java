@@ -1,0 +1,116 @@
+package io.github.sparkzarr.spark.read;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+import io.github.sparkzarr.spark.schema.CfDecoding;
+import io.github.sparkzarr.zarr.dtype.DataType;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Random;
+import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
+import org.apache.spark.sql.types.DataTypes;
+import org.junit.jupiter.api.Test;
+
+/**
+ * MIN and MAX reduced in SIMD lanes give what the element loop gives (whose results the pushdown
+ * tests compare with Spark's): plain and byte-shuffled float32 and float64, NaN missing or a value,
+ * none, some or all NaN, runs cut at random.
+ */
+class ExtremeAccumulatorTest {
+  private static final CfDecoding MASK_NAN = new CfDecoding(new double[0], true, 1, 0, false, true, null);
+
+  @Test
+  void simdRunsGiveWhatTheElementLoopGives() {
+    assertInstanceOf(VectorLaneExtremes.class, LaneExtremes.best(), "the tests run with the Vector API");
+    Random random = new Random(5);
+    int n = 1000;
+    for (int size : new int[] {4, 8}) {
+      DataType t = DataType.numeric(DataType.Kind.FLOAT, size, ByteOrder.LITTLE_ENDIAN);
+      org.apache.spark.sql.types.DataType result = size == 4 ? DataTypes.FloatType : DataTypes.DoubleType;
+      for (boolean shuffled : new boolean[] {false, true}) {
+        for (int nanPattern = 0; nanPattern < 4; nanPattern++) {
+          double[] values = values(random, n, nanPattern);
+          int pad = random.nextInt(5);
+          byte[] bytes = shuffled ? shuffledBytes(values, size, pad) : plainBytes(values, size, pad);
+          for (CfDecoding cf : new CfDecoding[] {null, MASK_NAN}) {
+            NumericChunk chunk = new NumericChunk(bytes, pad, shuffled ? n : 0, 0, t, cf);
+            for (boolean max : new boolean[] {false, true}) {
+              ExtremeAccumulator simd = new ExtremeAccumulator(max, result);
+              ExtremeAccumulator loop = new ExtremeAccumulator(max, result, null);
+              int slots = 3;
+              simd.ensure(slots);
+              loop.ensure(slots);
+              for (int from = 0; from < n; ) {
+                int len = Math.min(n - from, 1 + random.nextInt(90));
+                int slot = random.nextInt(slots);
+                simd.add(chunk, from, len, slot);
+                loop.add(chunk, from, len, slot);
+                from += len;
+              }
+              String what = "size " + size + " shuffled " + shuffled + " nan " + nanPattern
+                  + " cf " + (cf != null) + " max " + max;
+              assertEquals(written(loop, slots, result), written(simd, slots, result), what);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** Gaussian values with no NaN (0), a few (1), many (2) or only NaN (3); infinities in 1. */
+  private static double[] values(Random random, int n, int nanPattern) {
+    double[] v = new double[n];
+    for (int i = 0; i < n; i++) {
+      v[i] = random.nextGaussian() * 100;
+      if (nanPattern == 1 && random.nextInt(200) == 0 || nanPattern == 2 && random.nextInt(3) == 0
+          || nanPattern == 3) {
+        v[i] = Double.NaN;
+      } else if (nanPattern == 1 && i == 500) {
+        v[i] = Double.NEGATIVE_INFINITY;
+      } else if (nanPattern == 1 && i == 501) {
+        v[i] = Double.POSITIVE_INFINITY;
+      }
+    }
+    return v;
+  }
+
+  private static byte[] plainBytes(double[] values, int size, int pad) {
+    ByteBuffer b = ByteBuffer.allocate(pad + values.length * size + 3).order(ByteOrder.LITTLE_ENDIAN);
+    b.position(pad);
+    for (double v : values) {
+      if (size == 4) {
+        b.putFloat((float) v);
+      } else {
+        b.putDouble(v);
+      }
+    }
+    return b.array();
+  }
+
+  /** Byte k of element i at {@code pad + k * n + i}, as blosc's byte shuffle stores a block. */
+  private static byte[] shuffledBytes(double[] values, int size, int pad) {
+    byte[] plain = plainBytes(values, size, 0);
+    int n = values.length;
+    byte[] out = new byte[pad + n * size + 3];
+    for (int i = 0; i < n; i++) {
+      for (int k = 0; k < size; k++) {
+        out[pad + k * n + i] = plain[i * size + k];
+      }
+    }
+    return out;
+  }
+
+  /** The written results as bit patterns, nulls as "null". */
+  private static String written(ExtremeAccumulator a, int slots, org.apache.spark.sql.types.DataType type) {
+    OnHeapColumnVector out = new OnHeapColumnVector(slots, type);
+    a.write(out, slots);
+    StringBuilder s = new StringBuilder();
+    for (int i = 0; i < slots; i++) {
+      s.append(out.isNullAt(i) ? "null" : type == DataTypes.FloatType
+          ? Integer.toHexString(Float.floatToRawIntBits(out.getFloat(i)))
+          : Long.toHexString(Double.doubleToRawLongBits(out.getDouble(i)))).append(' ');
+    }
+    return s.toString();
+  }
+}
