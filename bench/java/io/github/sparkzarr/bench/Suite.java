@@ -357,13 +357,15 @@ public final class Suite {
       ratio(out, "1% box / full scan, " + s, get("1% box zarr_" + s) / scan, "<= 0.05");
       ratio(out, "same, from task CPU, " + s,
           get("1% box zarr_" + s + " [task CPU]") / get("full scan sum(value) zarr_" + s + " [task CPU]"), "<= 0.05");
-      ratio(out, "same, wall less a trivial query's, " + s,
-          (get("1% box zarr_" + s) - get("trivial query (SELECT count(*) FROM range(1000))")) / scan, "<= 0.05");
+      ratio(out, "1% box / trivial query (Spark's floor per query), " + s,
+          get("1% box zarr_" + s) / get("trivial query (SELECT count(*) FROM range(1000))"), "");
+      // Uncompressed chunks are handed over in place: there is no decoding to compare with.
+      boolean codec = !s.equals("raw");
       ratio(out, "scan MiB/s / (decode limit x " + CORES + "), " + s,
-          (mib / scan) / (CORES * get("decode limit " + s + " MiB/s")), ">= 0.7");
+          codec ? (mib / scan) / (CORES * get("decode limit " + s + " MiB/s")) : Double.NaN, ">= 0.7");
       ratio(out, "same, from CPU time: MiB per task-CPU-second / decode limit per CPU-second, " + s,
-          (mib / get("full scan sum(value) zarr_" + s + " [task CPU]"))
-              / get("decode limit " + s + " MiB/s [thread CPU]"),
+          codec ? (mib / get("full scan sum(value) zarr_" + s + " [task CPU]"))
+              / get("decode limit " + s + " MiB/s [thread CPU]") : Double.NaN,
           ">= 0.7");
       ratio(out, "Spark on Zarr / xarray+dask, " + s, scan / get("xarray+dask sum(value) " + s), "<= 0.5");
       double rows = get("full scan sum(value), no aggregate pushdown, zarr_" + s + "_rows");
