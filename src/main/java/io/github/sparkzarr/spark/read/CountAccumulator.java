@@ -11,11 +11,12 @@ import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 final class CountAccumulator implements Accumulator {
   private final boolean skipMissing;
   private long[] counts = new long[0];
-  /** Counts the values of a floating-point variable (its sums are not used). */
-  private final SumAccumulator floating = new SumAccumulator();
+  /** Counts the values of a floating-point variable (its sums are not used); null for COUNT(*). */
+  private final SumAccumulator floating;
 
   CountAccumulator(boolean skipMissing) {
     this.skipMissing = skipMissing;
+    this.floating = skipMissing ? new SumAccumulator() : null;
   }
 
   @Override
@@ -23,7 +24,9 @@ final class CountAccumulator implements Accumulator {
     if (slots > counts.length) {
       counts = Arrays.copyOf(counts, Accumulator.grow(counts.length, slots));
     }
-    floating.ensure(slots);
+    if (floating != null) {
+      floating.ensure(slots);
+    }
   }
 
   @Override
@@ -46,7 +49,7 @@ final class CountAccumulator implements Accumulator {
   @Override
   public void write(WritableColumnVector out, int slots) {
     for (int s = 0; s < slots; s++) {
-      out.putLong(s, counts[s] + floating.count(s));
+      out.putLong(s, counts[s] + (floating == null ? 0 : floating.count(s)));
     }
   }
 
