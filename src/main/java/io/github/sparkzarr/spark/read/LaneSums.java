@@ -31,6 +31,35 @@ interface LaneSums {
   /** {@link #addShuffledFloats} for float64 elements. */
   void addShuffledDoubles(byte[] bytes, int offset, int plane, int n, double[] sums, int at);
 
+  /**
+   * Adds elements {@code [i, i + m)} of {@code chunk} (a float layout, {@code m} a multiple of 8,
+   * element {@code i} in lane 0) into {@code sums[at, at + 8)}, with the loop for its layout.
+   */
+  default void add(NumericChunk chunk, int i, int m, double[] sums, int at) {
+    boolean float32 = chunk.layout == NumericChunk.Layout.FLOAT32;
+    if (chunk.plane != 0) {
+      if (float32) {
+        addShuffledFloats(chunk.bytes, chunk.offset + i, chunk.plane, m, sums, at);
+      } else {
+        addShuffledDoubles(chunk.bytes, chunk.offset + i, chunk.plane, m, sums, at);
+      }
+    } else if (float32) {
+      addFloats(chunk.bytes, chunk.offset + 4 * i, m, sums, at);
+    } else {
+      addDoubles(chunk.bytes, chunk.offset + 8 * i, m, sums, at);
+    }
+  }
+
+  /** Whether any of the eight sums {@code sums[at, at + 8)} is NaN. */
+  static boolean anyNaN(double[] sums, int at) {
+    for (int k = at; k < at + LANES; k++) {
+      if (Double.isNaN(sums[k])) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Chooses once per JVM. */
   final class Holder {
     static final LaneSums BEST = choose();

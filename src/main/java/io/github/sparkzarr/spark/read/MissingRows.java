@@ -22,8 +22,7 @@ final class MissingRows {
   /** The missing rows among the first {@code rows} elements of {@code chunk}. */
   static MissingRows of(NumericChunk chunk, int rows) {
     Finder f = new Finder(chunk, rows);
-    boolean onlyNaN = chunk.layout.isFloat() && chunk.maskNaN && !chunk.masksValues()
-        && chunk.plane == 0;
+    boolean onlyNaN = chunk.layout.isFloat() && chunk.maskNaN && !chunk.masksValues();
     if (!onlyNaN) {
       f.test(0, rows);
     } else {
@@ -32,27 +31,14 @@ final class MissingRows {
       for (int i = 0; i < whole; i += SEGMENT) {
         int m = Math.min(SEGMENT, whole - i);
         java.util.Arrays.fill(sums, 0);
-        if (chunk.layout == NumericChunk.Layout.FLOAT32) {
-          KERNELS.addFloats(chunk.bytes, chunk.offset + 4 * i, m, sums, 0);
-        } else {
-          KERNELS.addDoubles(chunk.bytes, chunk.offset + 8 * i, m, sums, 0);
-        }
-        if (anyNaN(sums)) { // NaN somewhere, or infinities of both signs
+        KERNELS.add(chunk, i, m, sums, 0);
+        if (LaneSums.anyNaN(sums, 0)) { // NaN somewhere, or infinities of both signs
           f.test(i, i + m);
         }
       }
       f.test(whole, rows);
     }
     return new MissingRows(f.missing, f.count);
-  }
-
-  private static boolean anyNaN(double[] sums) {
-    for (double s : sums) {
-      if (s != s) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** Tests elements one by one and remembers the missing ones. */

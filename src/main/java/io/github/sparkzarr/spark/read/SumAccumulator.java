@@ -74,38 +74,14 @@ final class SumAccumulator implements Accumulator {
   /** Adds {@code m} elements (a multiple of 8) from {@code i} (lane 0), when only NaN can be missing. */
   private void addSegment(NumericChunk chunk, int i, int m, int slot, int lanes) {
     System.arraycopy(sums, lanes, saved, 0, LANES);
-    addUnchecked(chunk, i, m, lanes);
-    if (chunk.maskNaN && anyNaN(lanes)) {
+    kernels.add(chunk, i, m, sums, lanes);
+    if (chunk.maskNaN && LaneSums.anyNaN(sums, lanes)) {
       System.arraycopy(saved, 0, sums, lanes, LANES);
       for (int k = i; k < i + m; k++) {
         addChecked(chunk, k, slot, lanes);
       }
     } else {
       counts[slot] += m;
-    }
-  }
-
-  private boolean anyNaN(int lanes) {
-    for (int k = lanes; k < lanes + LANES; k++) {
-      if (Double.isNaN(sums[k])) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private void addUnchecked(NumericChunk c, int i, int m, int lanes) {
-    boolean float32 = c.layout == NumericChunk.Layout.FLOAT32;
-    if (c.plane != 0) {
-      if (float32) {
-        kernels.addShuffledFloats(c.bytes, c.offset + i, c.plane, m, sums, lanes);
-      } else {
-        kernels.addShuffledDoubles(c.bytes, c.offset + i, c.plane, m, sums, lanes);
-      }
-    } else if (float32) {
-      kernels.addFloats(c.bytes, c.offset + 4 * i, m, sums, lanes);
-    } else {
-      kernels.addDoubles(c.bytes, c.offset + 8 * i, m, sums, lanes);
     }
   }
 
