@@ -471,12 +471,14 @@ def v3_chunk_cases(out):
     blosc_enc = lambda b: bytes(Blosc("lz4", 5, 1).encode(b))  # noqa: E731
     for name, doc, enc, data, error, note in [
             ("v3_gzip_chunk_truncated", None, None, good_gzip[:12], "gzip", "truncated gzip"),
-            ("v3_gzip_bomb", None, None, gzip.compress(bytes(BOMB_BYTES), 9, mtime=0), "gzip",
-             "gzip chunk decoding to 64 MiB"),
+            ("v3_gzip_bomb", None, None, gzip.compress(bytes(BOMB_BYTES), 9, mtime=0),
+             "gzip: data decodes to more than the expected 32",
+             "gzip chunk decoding to 64 MiB: fails at the chunk's 32 bytes, never inflated whole"),
             ("v3_zstd_chunk_corrupted", zstd_doc, zstd_enc,
              good_zstd[:6] + bytes(b ^ 0x33 for b in good_zstd[6:]), "zstd", "corrupt zstd"),
-            ("v3_zstd_bomb", zstd_doc, zstd_enc, bytes(Zstd(19).encode(bytes(BOMB_BYTES))), "zstd",
-             "zstd chunk decoding to 64 MiB"),
+            ("v3_zstd_bomb", zstd_doc, zstd_enc, bytes(Zstd(19).encode(bytes(BOMB_BYTES))),
+             "zstd: data decodes to more than the expected 32",
+             "zstd chunk decoding to 64 MiB: fails at the chunk's 32 bytes, never inflated whole"),
             ("v3_crc32c_mismatch", crc_doc, crc_enc, crc_ok[:-1] + bytes([crc_ok[-1] ^ 1]),
              "crc32c", "crc32c over the wrong value"),
             ("v3_blosc_chunk_truncated", blosc_doc, blosc_enc,

@@ -4,12 +4,16 @@ import io.github.sparkzarr.zarr.codec.CodecException;
 import io.github.sparkzarr.zarr.codec.DecodeLimit;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.zip.CRC32;
 
 /**
  * The output buffer of a streaming decoder. With a known decoded size it is exactly that big and
- * never grows, so a decompression bomb fails as soon as it overflows instead of exhausting memory;
- * with an unknown size it grows up to {@link DecodeLimit}.
+ * never grows, so a decompression bomb fails as soon as it overflows instead of exhausting memory.
+ * With an unknown size it grows up to {@link DecodeLimit} by adding segments rather than copying
+ * into a bigger array, so a bomb stops at the limit itself and not one and a half times it.
  */
 final class DecodeTarget {
   /** The largest array the JVM reliably allocates. */
@@ -17,6 +21,9 @@ final class DecodeTarget {
 
   private final String codec;
   private final int expected;
+  /** Full segments before {@link #buffer}, in order. */
+  private final List<byte[]> filled = new ArrayList<>();
+  private long filledBytes;
   private byte[] buffer;
   private int size;
 
@@ -31,12 +38,19 @@ final class DecodeTarget {
     this.buffer = new byte[expected >= 0 ? expected : (int) Math.min(Math.max(guess, 64), limit)];
   }
 
+  /** The segment being written. */
   byte[] buffer() {
     return buffer;
   }
 
+  /** Bytes written into the current segment. */
   int size() {
     return size;
+  }
+
+  /** Bytes written in all. */
+  long total() {
+    return filledBytes + size;
   }
 
   int free() {
@@ -58,12 +72,33 @@ final class DecodeTarget {
     if (expected >= 0) {
       return false;
     }
+    long total = total();
     int limit = DecodeLimit.maxUnknownDecodedBytes();
-    if (size >= limit) {
+    if (total >= limit) {
       throw DecodeLimit.tooLarge(codec, -1);
     }
-    buffer = Arrays.copyOf(buffer, (int) Math.min((long) size * 2, limit));
+    filled.add(buffer);
+    filledBytes = total;
+    buffer = new byte[(int) Math.min(total, limit - total)];
+    size = 0;
     return true;
+  }
+
+  /** Adds the bytes written from position {@code from} on to {@code crc}. */
+  void updateCrc(CRC32 crc, long from) {
+    long at = 0;
+    for (byte[] segment : filled) {
+      at = update(crc, segment, segment.length, at, from);
+    }
+    update(crc, buffer, size, at, from);
+  }
+
+  private static long update(CRC32 crc, byte[] segment, int length, long at, long from) {
+    long skip = Math.max(0, from - at);
+    if (skip < length) {
+      crc.update(segment, (int) skip, length - (int) skip);
+    }
+    return at + length;
   }
 
   CodecException tooLarge() {
@@ -77,7 +112,17 @@ final class DecodeTarget {
       throw new CodecException(
           codec + ": data decodes to " + size + " bytes, expected " + expected);
     }
-    return size == buffer.length ? buffer : Arrays.copyOf(buffer, size);
+    if (filled.isEmpty()) {
+      return size == buffer.length ? buffer : Arrays.copyOf(buffer, size);
+    }
+    byte[] out = new byte[Math.toIntExact(total())];
+    int at = 0;
+    for (byte[] segment : filled) {
+      System.arraycopy(segment, 0, out, at, segment.length);
+      at += segment.length;
+    }
+    System.arraycopy(buffer, 0, out, at, size);
+    return out;
   }
 
   /** Reads {@code in} to its end, wrapping library failures into {@link CodecException}. */

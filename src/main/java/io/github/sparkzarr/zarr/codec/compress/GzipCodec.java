@@ -86,7 +86,7 @@ public record GzipCodec(int level) implements BytesCodec {
   /** Decodes the member at {@code pos} into {@code target}, returning the position after it. */
   private static int decodeMember(byte[] in, int pos, Inflater inflater, DecodeTarget target)
       throws CodecException {
-    int start = target.size();
+    long start = target.total();
     int data = skipHeader(in, pos);
     inflater.setInput(in, data, in.length - data);
     Deflate.inflate(ID, inflater, target);
@@ -95,7 +95,7 @@ public record GzipCodec(int level) implements BytesCodec {
       throw new CodecException(ID + ": truncated data (member has no CRC32 and size trailer)");
     }
     CRC32 crc = new CRC32();
-    crc.update(target.buffer(), start, target.size() - start);
+    target.updateCrc(crc, start);
     int expectedCrc = intLe(in, trailer);
     if (expectedCrc != (int) crc.getValue()) {
       throw new CodecException(
@@ -103,7 +103,8 @@ public record GzipCodec(int level) implements BytesCodec {
               "%s: CRC32 mismatch: expected 0x%08x, actual 0x%08x",
               ID, expectedCrc, (int) crc.getValue()));
     }
-    if (intLe(in, trailer + 4) != target.size() - start) {
+    // ISIZE is the member's length modulo 2^32
+    if (intLe(in, trailer + 4) != (int) (target.total() - start)) {
       throw new CodecException(ID + ": member size does not match its trailer");
     }
     return trailer + TRAILER;

@@ -12,4 +12,9 @@ public interface ArrayToBytesCodec extends V3Codec {
 
   /** Deserializes into a little-endian, C-order chunk of {@code type} and {@code shape}. */
   ChunkData decode(byte[] encoded, DataType type, int[] shape) throws IOException;
+
+  /** The exact length of a serialized chunk of {@code type} and {@code shape}, or -1 if it varies. */
+  default int encodedSize(DataType type, int[] shape) {
+    return -1;
+  }
 }

@@ -73,6 +73,12 @@ public final class EndianCodec implements ArrayToBytesCodec {
     return ChunkData.ofBytes(type, shape, data);
   }
 
+  @Override
+  public int encodedSize(DataType type, int[] shape) {
+    long bytes = type.isVariableLength() ? -1 : ChunkData.count(shape) * type.size();
+    return bytes > Integer.MAX_VALUE ? -1 : (int) bytes;
+  }
+
   private void swap(DataType type, byte[] data, long count) {
     if (order == ByteOrder.BIG_ENDIAN) {
       ByteSwapper.swapBigEndianParts(type.withOrder(ByteOrder.BIG_ENDIAN), data, 0, count);

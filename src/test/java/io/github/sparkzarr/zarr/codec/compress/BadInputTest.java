@@ -112,6 +112,34 @@ class BadInputTest {
     }
   }
 
+  /**
+   * Output of unknown size grows in segments (no copy into a bigger array): many segments come
+   * back whole and in order, and gzip's CRC and size checks span them, member by member.
+   */
+  @Test
+  void unknownSizesGrowAcrossSegments() throws Exception {
+    byte[] big = new byte[6 << 20];
+    for (int i = 0; i < big.length; i++) {
+      big[i] = (byte) (i / 4096 + i % 7);
+    }
+    for (BytesCodec codec : compressors()) {
+      assertArrayEquals(big, codec.decode(codec.encode(big, 1), -1), codec.toConfig().toString());
+    }
+    GzipCodec gzip = new GzipCodec(1);
+    byte[] first = gzip.encode(Arrays.copyOf(big, 3 << 20), 1);
+    byte[] second = gzip.encode(big, 1);
+    byte[] members = Arrays.copyOf(first, first.length + second.length);
+    System.arraycopy(second, 0, members, first.length, second.length);
+    byte[] both = Arrays.copyOf(Arrays.copyOf(big, 3 << 20), (3 << 20) + big.length);
+    System.arraycopy(big, 0, both, 3 << 20, big.length);
+    assertArrayEquals(both, gzip.decode(members, -1));
+    for (int trailer : new int[] {8, 4}) { // the second member's CRC32, then its size
+      byte[] bad = members.clone();
+      bad[bad.length - trailer] ^= 1;
+      assertTrue(fails(gzip, bad, -1).getMessage().contains(trailer == 8 ? "CRC32" : "size"));
+    }
+  }
+
   @Test
   void absurdDeclaredSizesFailWithoutAllocating() throws Exception {
     // lz4: a header declaring 2 GiB - 16 in front of a 1-byte block
