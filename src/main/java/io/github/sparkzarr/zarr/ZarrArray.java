@@ -111,6 +111,23 @@ public final class ZarrArray {
   }
 
   /**
+   * The decoded bytes of the chunk at {@code coords} (little-endian, C order, the full chunk shape)
+   * in {@code [0, size)} of an array that may be longer and that {@code buffers} reuse for the next
+   * chunk: the stored bytes themselves when they are the decoded ones, else decoded into scratch
+   * buffer 0 when the chain allows; other chains decode into a new array.
+   *
+   * @return null when the chunk was never written
+   */
+  public byte[] readChunkBytes(long[] coords, DecodeBuffers buffers) throws IOException {
+    String key = chunkKey(coords);
+    ReadBuffer stored = buffers.stored();
+    if (!store.read(key, maxStoredChunkBytes(), stored)) {
+      return null;
+    }
+    return decodeWhole(key, stored.array(), stored.length(), buffers);
+  }
+
+  /**
    * Decodes the stored chunk {@code key} ({@code stored[0, storedLength)}) as {@link
    * #readChunkBlocks} does: into {@code buffers}, which the pieces handed to {@code sink} live in
    * until the next chunk, when the chain allows.
@@ -119,30 +136,43 @@ public final class ZarrArray {
       BlockSink sink) throws IOException {
     int elementSize = metadata.dataType().size();
     int size = metadata.chunkElementCount() * elementSize;
-    if (blockCodec == null && intoCodec == null) {
-      if (storedAsDecoded && storedLength == size) {
-        sink.block(stored, 0, 0, size);
-        return;
-      }
-      // any other chain, or a stored chunk of the wrong size, which decoding reports
-      byte[] bytes = decodeChunk(key, stored.length == storedLength ? stored : Arrays.copyOf(stored, storedLength)).bytes();
-      sink.block(bytes, 0, 0, bytes.length);
+    if (blockCodec == null) {
+      sink.block(decodeWhole(key, stored, storedLength, buffers), 0, 0, size);
       return;
     }
-    byte[] whole = null;
     try {
-      if (blockCodec != null) {
-        blockCodec.decodeBlocks(stored, storedLength, size, elementSize, buffers, sink);
-      } else {
-        whole = buffers.get(0, size);
-        intoCodec.decodeInto(stored, storedLength, whole, size);
-      }
+      blockCodec.decodeBlocks(stored, storedLength, size, elementSize, buffers, sink);
     } catch (IOException | RuntimeException e) {
-      throw new ZarrException(store.location(), key, "cannot decode chunk: " + e.getMessage(), e);
+      throw decodeError(key, e);
     }
-    if (whole != null) {
-      sink.block(whole, 0, 0, size);
+  }
+
+  /**
+   * The stored chunk {@code key} ({@code stored[0, storedLength)}) decoded whole: {@code stored}
+   * itself when it holds the decoded bytes, else scratch buffer 0 of {@code buffers} when the
+   * chain decodes into a buffer, else a new array.
+   */
+  private byte[] decodeWhole(String key, byte[] stored, int storedLength, DecodeBuffers buffers)
+      throws ZarrException {
+    int size = metadata.chunkElementCount() * metadata.dataType().size();
+    if (storedAsDecoded && storedLength == size) {
+      return stored;
     }
+    if (intoCodec == null) {
+      // any other chain, or a stored chunk of the wrong size, which decoding reports
+      return decodeChunk(key, stored.length == storedLength ? stored : Arrays.copyOf(stored, storedLength)).bytes();
+    }
+    byte[] out = buffers.get(0, size);
+    try {
+      intoCodec.decodeInto(stored, storedLength, out, size);
+    } catch (IOException | RuntimeException e) {
+      throw decodeError(key, e);
+    }
+    return out;
+  }
+
+  private ZarrException decodeError(String key, Exception e) {
+    return new ZarrException(store.location(), key, "cannot decode chunk: " + e.getMessage(), e);
   }
 
   /** Opens the array at {@code path} ("" for the store root), of any supported format. */
@@ -220,7 +250,7 @@ public final class ZarrArray {
     } catch (ZarrException e) {
       throw e;
     } catch (IOException | RuntimeException e) {
-      throw new ZarrException(store.location(), key, "cannot decode chunk: " + e.getMessage(), e);
+      throw decodeError(key, e);
     }
   }
 

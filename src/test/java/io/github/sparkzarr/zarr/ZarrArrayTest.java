@@ -3,6 +3,9 @@ package io.github.sparkzarr.zarr;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -15,6 +18,7 @@ import io.github.sparkzarr.zarr.codec.blosc.BloscCodec;
 import io.github.sparkzarr.zarr.codec.blosc.BloscShuffle;
 import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
+import io.github.sparkzarr.zarr.codec.compress.GzipCodec;
 import io.github.sparkzarr.zarr.codec.compress.ZstdCodec;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.dtype.NumpyDtype;
@@ -143,7 +147,7 @@ class ZarrArrayTest {
    * alone does, and a truncated chunk fails naming the store and key.
    */
   @ParameterizedTest
-  @ValueSource(strings = {"none", "zstd", "blosc"})
+  @ValueSource(strings = {"none", "zstd", "blosc", "gzip"})
   void chunksReadIntoAReusedArrayDecodeAsAlone(String compressor, @TempDir java.nio.file.Path dir)
       throws Exception {
     HadoopStore store = new HadoopStore(dir.toUri().toString(), new Configuration());
@@ -151,6 +155,7 @@ class ZarrArrayTest {
     BytesCodec codec = switch (compressor) {
       case "zstd" -> new ZstdCodec(1, false);
       case "blosc" -> new BloscCodec(BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, 1024, 4);
+      case "gzip" -> new GzipCodec(1);
       default -> null;
     };
     ZarrArray a = ZarrHierarchy.writeArrayV2(store, "a", new ArrayMetadata(2, new long[] {64, 64},
@@ -175,11 +180,28 @@ class ZarrArrayTest {
       assertArrayEquals(a.readChunk(c).bytes(), got, compressor + " chunk " + Arrays.toString(c));
     }
     assertFalse(a.readChunkBlocks(new long[] {1, 1}, buffers, (b, o, s, l) -> fail("missing chunk")));
+    // whole chunks: one buffer from chunk to chunk, but where the chain decodes only into new arrays
+    DecodeBuffers wholeBuffers = new DecodeBuffers();
+    byte[] first = null;
+    for (long[] c : order) {
+      byte[] got = a.readChunkBytes(c, wholeBuffers);
+      assertArrayEquals(a.readChunk(c).bytes(), Arrays.copyOf(got, size), compressor + " chunk " + Arrays.toString(c));
+      if (first == null) {
+        first = got;
+      } else if (!compressor.equals("gzip")) {
+        assertSame(first, got, compressor + ": the chunk buffer is reused");
+      }
+    }
+    assertNull(a.readChunkBytes(new long[] {1, 1}, wholeBuffers));
     byte[] stored = store.get("a/0.1").orElseThrow();
     store.set("a/0.1", Arrays.copyOf(stored, stored.length - 3));
     assertTrue(a.readChunkBlocks(new long[] {0, 0}, buffers, (b, o, s, l) -> { }));
     ZarrException e = assertThrows(ZarrException.class,
         () -> a.readChunkBlocks(new long[] {0, 1}, buffers, (b, o, s, l) -> { }));
+    assertTrue(e.getMessage().contains(store.location()) && e.getMessage().contains("a/0.1"),
+        e.getMessage());
+    assertNotNull(a.readChunkBytes(new long[] {0, 0}, wholeBuffers));
+    e = assertThrows(ZarrException.class, () -> a.readChunkBytes(new long[] {0, 1}, wholeBuffers));
     assertTrue(e.getMessage().contains(store.location()) && e.getMessage().contains("a/0.1"),
         e.getMessage());
   }

@@ -6,6 +6,7 @@ import io.github.sparkzarr.spark.schema.DatasetView.Dimension;
 import io.github.sparkzarr.spark.schema.DatasetView.Variable;
 import io.github.sparkzarr.zarr.ZarrArray;
 import io.github.sparkzarr.zarr.chunk.ChunkData;
+import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.store.CountingStore;
 import java.io.IOException;
 import java.util.Arrays;
@@ -36,6 +37,10 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
   private final ZarrArray[] coordinates;
   private final ValueWriter[] variableWriters;
   private final ValueWriter[] coordinateWriters;
+  /** Per variable: where its chunks are read and decoded, reused from batch to batch. */
+  private final DecodeBuffers[] decodeBuffers;
+  /** Per variable: its fill chunk, once one was needed. */
+  private final byte[][] fillChunks;
   /** The last region read per column, with the box it covers: neighbouring chunks often share it. */
   private final Map<String, Region> lastRegion = new HashMap<>();
   private long next;
@@ -53,6 +58,8 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
     int nv = view.variables().size();
     variables = new ZarrArray[nv];
     variableWriters = new ValueWriter[nv];
+    decodeBuffers = new DecodeBuffers[nv];
+    fillChunks = new byte[nv][];
     int nd = view.rank();
     coordinates = new ZarrArray[nd];
     coordinateWriters = new ValueWriter[nd];
@@ -61,6 +68,7 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
         Variable v = view.variables().get(c.index());
         variables[c.index()] = v.array().open(store);
         variableWriters[c.index()] = ValueWriters.of(variables[c.index()].memoryType(), v.cf());
+        decodeBuffers[c.index()] = new DecodeBuffers();
       } else if (c.kind() == OutputColumn.Kind.DIMENSION && view.dims().get(c.index()).coordinate() != null) {
         Dimension d = view.dims().get(c.index());
         coordinates[c.index()] = d.coordinate().open(store);
@@ -158,14 +166,16 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
     boolean aligned = var.coversAll(view.rank())
         && Arrays.equals(array.metadata().chunkShape(), view.planChunks())
         && !array.readsPartialChunks();
+    if (aligned && wholeChunk(array.metadata().chunkShape(), len)
+        && ChunkValueVector.supports(array.memoryType(), var.cf())) {
+      // Rows are the chunk's elements in order: read them in place, from a buffer reused per chunk.
+      return new ChunkValueVector(chunkBytes(index, chunk), array.memoryType(), var.cf(), rows, var.type());
+    }
     if (aligned) {
       for (int k = 0; k < m; k++) {
         origin[k] = chunk[k] * view.planChunks()[k];
       }
-      long t0 = System.nanoTime();
-      long fetch0 = store.fetchNanos();
-      data = array.readChunk(chunk);
-      decodeNanos += System.nanoTime() - t0 - (store.fetchNanos() - fetch0);
+      data = decoding(() -> array.readChunk(chunk));
     } else {
       for (int k = 0; k < m; k++) {
         long[] s = sel[dims[k]];
@@ -175,10 +185,6 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
       data = region("var:" + index, array, origin, shape);
     }
     int[] dataShape = data.shape();
-    if (aligned && wholeChunk(dataShape, len) && ChunkValueVector.supports(array.memoryType(), var.cf())) {
-      // Rows are the chunk's elements in order: read them in place instead of copying.
-      return new ChunkValueVector(data.bytes(), array.memoryType(), var.cf(), rows, var.type());
-    }
     int[] innerLen = new int[m];
     int innerRows = 1;
     for (int k = m - 1; k >= 0; k--) {
@@ -207,6 +213,23 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
       lengths[d] = Math.max(1, lengths[d]);
     }
     return new GatherColumnVector(inner, rows, rowStride, lengths, innerStride);
+  }
+
+  /**
+   * The decoded bytes of a variable's chunk in the variable's reused buffers: Spark's batch
+   * contract lets them change once the reader moves to the next batch. A chunk never written is
+   * the fill chunk, made once.
+   */
+  private byte[] chunkBytes(int index, long[] chunk) throws IOException {
+    ZarrArray array = variables[index];
+    byte[] bytes = decoding(() -> array.readChunkBytes(chunk, decodeBuffers[index]));
+    if (bytes == null) {
+      if (fillChunks[index] == null) {
+        fillChunks[index] = array.fillChunk(array.metadata().chunkShape()).bytes();
+      }
+      bytes = fillChunks[index];
+    }
+    return bytes;
   }
 
   /** Whether the selection is all of a chunk of {@code chunkShape} (positions are sorted and unique). */
@@ -269,12 +292,22 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
     if (last != null && Arrays.equals(last.origin(), origin) && Arrays.equals(last.shape(), shape)) {
       return last.data();
     }
-    long t0 = System.nanoTime();
-    long fetch0 = store.fetchNanos();
-    ChunkData data = array.read(origin, shape);
-    decodeNanos += System.nanoTime() - t0 - (store.fetchNanos() - fetch0);
+    ChunkData data = decoding(() -> array.read(origin, shape));
     lastRegion.put(column, new Region(origin, shape, data));
     return data;
+  }
+
+  /** A read whose time, less the store's fetching, counts as decoding (a task metric). */
+  private <T> T decoding(ChunkRead<T> read) throws IOException {
+    long t0 = System.nanoTime();
+    long fetch0 = store.fetchNanos();
+    T result = read.run();
+    decodeNanos += System.nanoTime() - t0 - (store.fetchNanos() - fetch0);
+    return result;
+  }
+
+  private interface ChunkRead<T> {
+    T run() throws IOException;
   }
 
   @Override

@@ -7,13 +7,14 @@ import io.github.sparkzarr.zarr.codec.BytesCodec;
 import io.github.sparkzarr.zarr.codec.CodecConfig;
 import io.github.sparkzarr.zarr.codec.CodecException;
 import io.github.sparkzarr.zarr.codec.DecodeBuffers;
+import io.github.sparkzarr.zarr.codec.DecodesInto;
 import java.io.IOException;
 
 /**
  * The numcodecs "blosc" compressor (blosc1 frames), in pure Java and compatible with libblosc
  * 1.x both ways. Decoding reads every frame libblosc 1.x writes, whatever the configuration.
  */
-public final class BloscCodec implements BytesCodec {
+public final class BloscCodec implements BytesCodec, DecodesInto {
   public static final String ID = "blosc";
 
   private final BloscCname cname;
@@ -90,6 +91,12 @@ public final class BloscCodec implements BytesCodec {
   @Override
   public byte[] decode(byte[] input, int decodedSize) throws CodecException {
     return BloscDecoder.decode(input, decodedSize);
+  }
+
+  @Override
+  public void decodeInto(byte[] input, int inputLength, byte[] out, int size)
+      throws CodecException {
+    BloscDecoder.decodeInto(input, inputLength, out, size);
   }
 
   /**

@@ -25,11 +25,12 @@ final class BloscDecoder {
   /** Holds a block's streams before they are unshuffled into the output. */
   private byte[] shuffled;
 
-  private BloscDecoder(byte[] frame, BloscHeader header, BlockSink sink, DecodeBuffers buffers) {
+  private BloscDecoder(byte[] frame, BloscHeader header, byte[] out, BlockSink sink,
+      DecodeBuffers buffers) {
     this.frame = frame;
     this.frameLength = header.cbytes(); // check() made sure the frame is that long
     this.header = header;
-    this.out = sink == null ? new byte[header.nbytes()] : null;
+    this.out = out;
     this.sink = sink;
     this.buffers = buffers;
   }
@@ -39,22 +40,37 @@ final class BloscDecoder {
    */
   static byte[] decode(byte[] frame, int decodedSize) throws CodecException {
     BloscHeader header = check(frame, frame.length, decodedSize);
+    byte[] out = new byte[header.nbytes()];
+    decodeWhole(frame, header, out);
+    return out;
+  }
+
+  /**
+   * Decodes a frame ({@code frame[0, frameLength)}) of exactly {@code size} bytes into {@code
+   * out[0, size)}; either array may be longer.
+   */
+  static void decodeInto(byte[] frame, int frameLength, byte[] out, int size)
+      throws CodecException {
+    decodeWhole(frame, check(frame, frameLength, size), out);
+  }
+
+  private static void decodeWhole(byte[] frame, BloscHeader header, byte[] out)
+      throws CodecException {
     if (header.nbytes() == 0) {
-      return new byte[0];
+      return;
     }
-    BloscDecoder decoder = new BloscDecoder(frame, header, null, null);
+    BloscDecoder decoder = new BloscDecoder(frame, header, out, null, null);
     if (header.memcpyed()) {
       decoder.copyStored();
-    } else {
-      try {
-        decoder.decodeBlocks();
-      } catch (CodecException e) {
-        throw e;
-      } catch (IOException e) {
-        throw new CodecException("blosc: " + e.getMessage(), e); // only sinks throw others
-      }
+      return;
     }
-    return decoder.out;
+    try {
+      decoder.decodeBlocks();
+    } catch (CodecException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new CodecException("blosc: " + e.getMessage(), e); // only sinks throw others
+    }
   }
 
   /**
@@ -70,17 +86,17 @@ final class BloscDecoder {
       return;
     }
     if (header.memcpyed()) {
-      new BloscDecoder(frame, header, null, null).checkStoredSize();
+      new BloscDecoder(frame, header, null, null, null).checkStoredSize();
       sink.block(frame, BloscHeader.SIZE, 0, header.nbytes());
       return;
     }
     if (elementSize <= 0 || header.blockSize() % elementSize != 0) {
-      BloscDecoder whole = new BloscDecoder(frame, header, null, null);
-      whole.decodeBlocks();
-      sink.block(whole.out, 0, 0, whole.out.length);
+      byte[] whole = new byte[header.nbytes()];
+      new BloscDecoder(frame, header, whole, null, null).decodeBlocks();
+      sink.block(whole, 0, 0, whole.length);
       return;
     }
-    new BloscDecoder(frame, header, sink, buffers).decodeBlocks();
+    new BloscDecoder(frame, header, null, sink, buffers).decodeBlocks();
   }
 
   /**
@@ -131,7 +147,7 @@ final class BloscDecoder {
 
   private void copyStored() throws CodecException {
     checkStoredSize();
-    System.arraycopy(frame, BloscHeader.SIZE, out, 0, out.length);
+    System.arraycopy(frame, BloscHeader.SIZE, out, 0, header.nbytes());
   }
 
   private void checkStoredSize() throws CodecException {
