@@ -14,6 +14,7 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
@@ -38,7 +39,10 @@ public final class HadoopStore implements Store {
 
   public HadoopStore(Path root, Configuration conf) throws IOException {
     rejectUserInfo(root.toUri());
-    this.fs = root.getFileSystem(conf);
+    FileSystem opened = root.getFileSystem(conf);
+    // Local files go through the raw file system: Hadoop's checksummed LocalFileSystem writes a
+    // .<name>.crc beside every file and refuses a chunk that another Zarr tool rewrote since.
+    this.fs = opened instanceof LocalFileSystem checksummed ? checksummed.getRawFileSystem() : opened;
     this.root = fs.makeQualified(root);
     this.location = withoutUserInfo(this.root.toUri());
     this.retry = new ReadRetry(conf);

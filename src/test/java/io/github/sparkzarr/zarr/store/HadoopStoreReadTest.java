@@ -94,6 +94,25 @@ class HadoopStoreReadTest {
     assertTrue(e.getMessage().contains("big") && e.getMessage().contains(store.location()), e.getMessage());
   }
 
+  /**
+   * Local stores hold the Zarr files alone (no Hadoop .crc beside each), and a chunk another tool
+   * rewrote afterwards (zarr-python appending, say) reads as it now is, not as a checksum error.
+   */
+  @Test
+  void localStoresWriteNoChecksumFilesAndReadWhatOthersRewrote(@TempDir Path dir) throws IOException {
+    HadoopStore store = new HadoopStore(dir.toUri().toString(), new Configuration());
+    store.set("a/.zarray", bytes(20));
+    store.set("a/0.0", bytes(100));
+    try (var files = Files.walk(dir)) {
+      assertEquals(java.util.List.of("a", "a/.zarray", "a/0.0"), files.filter(f -> !f.equals(dir))
+          .map(f -> dir.relativize(f).toString()).sorted().toList());
+    }
+    byte[] rewritten = bytes(150);
+    Files.write(dir.resolve("a/0.0"), rewritten);
+    assertArrayEquals(rewritten, store.get("a/0.0").orElseThrow());
+    assertEquals(java.util.List.of(".zarray", "0.0"), store.listDir("a"));
+  }
+
   @Test
   void storeReadsLocalFilesExactlyAndRefusesOversizedOnes(@TempDir Path dir) throws IOException {
     byte[] data = bytes(3 << 20);
