@@ -8,7 +8,7 @@ import org.apache.spark.sql.types.DataTypes;
 /**
  * MIN or MAX of a numeric variable, with Spark's ordering of floating-point values: NaN is larger
  * than every number, so MAX is NaN as soon as one value is, and MIN is NaN only when all are.
- * Floating-point runs are reduced in SIMD lanes ({@link LaneExtremes}) when only NaN can be missing;
+ * Runs are reduced in SIMD lanes ({@link LaneExtremes}) when only NaN can be missing;
  * then of 0.0 and -0.0, MAX gives 0.0 and MIN -0.0 whichever comes first (as Java's Math.max and
  * min), where the element loop keeps the first.
  */
@@ -46,9 +46,9 @@ final class ExtremeAccumulator implements Accumulator {
   public void add(NumericChunk chunk, int from, int n, int slot) {
     boolean floats = chunk.layout.isFloat();
     int i = from;
-    if (floats && kernels != null && !chunk.masksValues()) {
-      int whole = n - n % LaneExtremes.LANES;
-      if (whole > 0) {
+    int whole = n - n % LaneExtremes.LANES;
+    if (kernels != null && !chunk.masksValues() && whole > 0) {
+      if (floats) {
         nans[0] = 0;
         double extreme = kernels.extreme(chunk, from, whole, max, nans);
         if (nans[0] < whole) {
@@ -57,8 +57,10 @@ final class ExtremeAccumulator implements Accumulator {
         if (nans[0] > 0 && !chunk.maskNaN) {
           addFloating(Double.NaN, slot); // a value here: Spark orders it above every number
         }
-        i += whole;
+      } else {
+        addIntegral(kernels.integralExtreme(chunk, from, whole, max), slot);
       }
+      i += whole;
     }
     for (; i < from + n; i++) {
       if (chunk.isMissing(i)) {

@@ -3,9 +3,9 @@ package io.github.sparkzarr.spark.read;
 import io.github.sparkzarr.zarr.codec.VectorApi;
 
 /**
- * The inner loop of MIN and MAX of floating-point values, in SIMD lanes: the extreme of a run of
- * elements with NaN left out and counted, so {@link ExtremeAccumulator} applies Spark's NaN
- * ordering once per run instead of testing every element.
+ * The inner loop of MIN and MAX in SIMD lanes: the extreme of a run of elements; for floating
+ * point with NaN left out and counted, so {@link ExtremeAccumulator} applies Spark's NaN ordering
+ * once per run instead of testing every element.
  */
 interface LaneExtremes {
   int LANES = 8;
@@ -21,6 +21,12 @@ interface LaneExtremes {
    * NaN. Adds the number of NaN elements to {@code nans[0]}.
    */
   double extreme(NumericChunk chunk, int i, int n, boolean max, int[] nans);
+
+  /**
+   * The largest ({@code max}) or smallest of elements {@code [i, i + n)} of {@code chunk}, an
+   * integer layout, {@code n} a multiple of 8.
+   */
+  long integralExtreme(NumericChunk chunk, int i, int n, boolean max);
 
   /** Chooses once per JVM. */
   final class Holder {

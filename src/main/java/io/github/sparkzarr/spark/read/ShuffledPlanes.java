@@ -22,10 +22,14 @@ final class ShuffledPlanes {
 
   /** Eight float32 elements from element {@code p - offset} of the block. */
   static FloatVector floats(byte[] b, int p, int plane) {
+    return ints(b, p, plane).reinterpretAsFloats();
+  }
+
+  /** Eight 4-byte elements from element {@code p - offset} of the block, as ints. */
+  static IntVector ints(byte[] b, int p, int plane) {
     return planeInts(b, p).or(planeInts(b, p + plane).lanewise(VectorOperators.LSHL, 8))
         .or(planeInts(b, p + 2 * plane).lanewise(VectorOperators.LSHL, 16))
-        .or(planeInts(b, p + 3 * plane).lanewise(VectorOperators.LSHL, 24))
-        .reinterpretAsFloats();
+        .or(planeInts(b, p + 3 * plane).lanewise(VectorOperators.LSHL, 24));
   }
 
   /** Eight bytes of one plane, each zero-extended to an int. */
@@ -38,12 +42,17 @@ final class ShuffledPlanes {
    * four ({@code part} 0) or the last four (1).
    */
   static DoubleVector doubles(byte[] b, int p, int plane, int part) {
+    return longs(b, p, plane, part).reinterpretAsDoubles();
+  }
+
+  /** Four 8-byte elements, as {@link #doubles} picks them, as longs. */
+  static LongVector longs(byte[] b, int p, int plane, int part) {
     LongVector bits = LongVector.zero(L4);
     for (int k = 0; k < 8; k++) {
       ByteVector bytes = ByteVector.fromArray(B8, b, p + k * plane);
       bits = bits.or(planeLongs(bytes, part).lanewise(VectorOperators.LSHL, 8 * k));
     }
-    return bits.reinterpretAsDoubles();
+    return bits;
   }
 
   /** Four of eight bytes ({@code part} 0: the first four), each zero-extended to a long. */

@@ -3,22 +3,56 @@ package io.github.sparkzarr.spark.read;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * {@link LaneExtremes} with the Vector API: eight float32 or 2 × 4 float64 lanes, NaN replaced by
- * the identity (-infinity for MAX, +infinity for MIN) and counted, the lanes reduced at the end.
+ * {@link LaneExtremes} with the Vector API: eight 4-byte or 2 × 4 8-byte lanes, reduced at the
+ * end; for floating point, NaN replaced by the identity (-infinity for MAX, +infinity for MIN)
+ * and counted.
  */
 final class VectorLaneExtremes implements LaneExtremes {
   private static final VectorSpecies<Float> F8 = FloatVector.SPECIES_256;
   private static final VectorSpecies<Double> D4 = DoubleVector.SPECIES_256;
+  private static final VectorSpecies<Integer> I8 = IntVector.SPECIES_256;
+  private static final VectorSpecies<Long> L4 = LongVector.SPECIES_256;
   private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
   @Override
   public double extreme(NumericChunk c, int i, int n, boolean max, int[] nans) {
     return c.layout == NumericChunk.Layout.FLOAT32 ? floats(c, i, n, max, nans) : doubles(c, i, n, max, nans);
+  }
+
+  @Override
+  public long integralExtreme(NumericChunk c, int i, int n, boolean max) {
+    return c.layout == NumericChunk.Layout.INT32 ? ints(c, i, n, max) : longs(c, i, n, max);
+  }
+
+  private static long ints(NumericChunk c, int i, int n, boolean max) {
+    IntVector acc = IntVector.broadcast(I8, max ? Integer.MIN_VALUE : Integer.MAX_VALUE);
+    for (int j = i; j < i + n; j += LANES) {
+      IntVector v = c.plane == 0
+          ? IntVector.fromByteArray(I8, c.bytes, c.offset + 4 * j, LE)
+          : ShuffledPlanes.ints(c.bytes, c.offset + j, c.plane);
+      acc = max ? acc.max(v) : acc.min(v);
+    }
+    return acc.reduceLanes(max ? VectorOperators.MAX : VectorOperators.MIN);
+  }
+
+  private static long longs(NumericChunk c, int i, int n, boolean max) {
+    LongVector acc = LongVector.broadcast(L4, max ? Long.MIN_VALUE : Long.MAX_VALUE);
+    for (int j = i; j < i + n; j += LANES) {
+      for (int part = 0; part < 2; part++) {
+        LongVector v = c.plane == 0
+            ? LongVector.fromByteArray(L4, c.bytes, c.offset + 8 * j + 32 * part, LE)
+            : ShuffledPlanes.longs(c.bytes, c.offset + j, c.plane, part);
+        acc = max ? acc.max(v) : acc.min(v);
+      }
+    }
+    return acc.reduceLanes(max ? VectorOperators.MAX : VectorOperators.MIN);
   }
 
   private static double floats(NumericChunk c, int i, int n, boolean max, int[] nans) {

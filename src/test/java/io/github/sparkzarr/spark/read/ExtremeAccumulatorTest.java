@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /**
  * MIN and MAX reduced in SIMD lanes give what the element loop gives (whose results the pushdown
  * tests compare with Spark's): plain and byte-shuffled float32 and float64, NaN missing or a value,
- * none, some or all NaN, runs cut at random.
+ * none, some or all NaN; int32 and int64; runs cut at random.
  */
 class ExtremeAccumulatorTest {
   private static final CfDecoding MASK_NAN = new CfDecoding(new double[0], true, 1, 0, false, true, null);
@@ -58,6 +58,80 @@ class ExtremeAccumulatorTest {
     }
   }
 
+  /**
+   * The same for int32 and int64, plain and shuffled: random values, each type's own extremes at
+   * chosen places, values all of one sign, and a masked value (CF), which leaves every element to
+   * the loop.
+   */
+  @Test
+  void simdRunsOfIntegersGiveWhatTheElementLoopGives() {
+    Random random = new Random(7);
+    int n = 1000;
+    CfDecoding maskSeven = new CfDecoding(new double[] {7}, false, 1, 0, false, true, null);
+    for (int size : new int[] {4, 8}) {
+      DataType t = DataType.numeric(DataType.Kind.INT, size, ByteOrder.LITTLE_ENDIAN);
+      org.apache.spark.sql.types.DataType result = size == 4 ? DataTypes.IntegerType : DataTypes.LongType;
+      for (boolean shuffled : new boolean[] {false, true}) {
+        for (int pattern = 0; pattern < 5; pattern++) {
+          long[] values = new long[n];
+          for (int i = 0; i < n; i++) {
+            long v = size == 4 ? random.nextInt() : random.nextLong();
+            values[i] = switch (pattern) {
+              case 2 -> v % 10; // small values, many 7s
+              case 3 -> -((v >>> 1) % (1L << (8 * size - 2))) - 1; // all negative
+              case 4 -> (v >>> 1) % (1L << (8 * size - 2)) + 1; // all positive
+              default -> v;
+            };
+          }
+          if (pattern == 1) {
+            values[random.nextInt(n)] = size == 4 ? Integer.MIN_VALUE : Long.MIN_VALUE;
+            values[random.nextInt(n)] = size == 4 ? Integer.MAX_VALUE : Long.MAX_VALUE;
+          }
+          int pad = random.nextInt(5);
+          byte[] bytes = integerBytes(values, size, pad, shuffled);
+          for (CfDecoding cf : new CfDecoding[] {null, maskSeven}) {
+            NumericChunk chunk = new NumericChunk(bytes, pad, shuffled ? n : 0, 0, t, cf);
+            for (boolean max : new boolean[] {false, true}) {
+              ExtremeAccumulator simd = new ExtremeAccumulator(max, result);
+              ExtremeAccumulator loop = new ExtremeAccumulator(max, result, null);
+              int slots = 3;
+              simd.ensure(slots);
+              loop.ensure(slots);
+              for (int from = 0; from < n; ) {
+                int len = Math.min(n - from, 1 + random.nextInt(90));
+                int slot = random.nextInt(slots);
+                simd.add(chunk, from, len, slot);
+                loop.add(chunk, from, len, slot);
+                from += len;
+              }
+              String what = "int size " + size + " shuffled " + shuffled + " pattern " + pattern
+                  + " cf " + (cf != null) + " max " + max;
+              assertEquals(written(loop, slots, result), written(simd, slots, result), what);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private static byte[] integerBytes(long[] values, int size, int pad, boolean shuffled) {
+    ByteBuffer b = ByteBuffer.allocate(values.length * size).order(ByteOrder.LITTLE_ENDIAN);
+    for (long v : values) {
+      if (size == 4) {
+        b.putInt((int) v);
+      } else {
+        b.putLong(v);
+      }
+    }
+    return shuffled ? shuffle(b.array(), values.length, size, pad) : pad(b.array(), pad);
+  }
+
+  private static byte[] pad(byte[] plain, int pad) {
+    byte[] out = new byte[pad + plain.length + 3];
+    System.arraycopy(plain, 0, out, pad, plain.length);
+    return out;
+  }
+
   /** Gaussian values with no NaN (0), a few (1), many (2) or only NaN (3); infinities in 1. */
   private static double[] values(Random random, int n, int nanPattern) {
     double[] v = new double[n];
@@ -90,8 +164,10 @@ class ExtremeAccumulatorTest {
 
   /** Byte k of element i at {@code pad + k * n + i}, as blosc's byte shuffle stores a block. */
   private static byte[] shuffledBytes(double[] values, int size, int pad) {
-    byte[] plain = plainBytes(values, size, 0);
-    int n = values.length;
+    return shuffle(plainBytes(values, size, 0), values.length, size, pad);
+  }
+
+  private static byte[] shuffle(byte[] plain, int n, int size, int pad) {
     byte[] out = new byte[pad + n * size + 3];
     for (int i = 0; i < n; i++) {
       for (int k = 0; k < size; k++) {
@@ -109,7 +185,9 @@ class ExtremeAccumulatorTest {
     for (int i = 0; i < slots; i++) {
       s.append(out.isNullAt(i) ? "null" : type == DataTypes.FloatType
           ? Integer.toHexString(Float.floatToRawIntBits(out.getFloat(i)))
-          : Long.toHexString(Double.doubleToRawLongBits(out.getDouble(i)))).append(' ');
+          : type == DataTypes.DoubleType ? Long.toHexString(Double.doubleToRawLongBits(out.getDouble(i)))
+          : type == DataTypes.IntegerType ? Integer.toString(out.getInt(i))
+          : Long.toString(out.getLong(i))).append(' ');
     }
     return s.toString();
   }
