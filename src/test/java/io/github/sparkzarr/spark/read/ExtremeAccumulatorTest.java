@@ -36,21 +36,8 @@ class ExtremeAccumulatorTest {
           for (CfDecoding cf : new CfDecoding[] {null, MASK_NAN}) {
             NumericChunk chunk = new NumericChunk(bytes, pad, shuffled ? n : 0, 0, t, cf);
             for (boolean max : new boolean[] {false, true}) {
-              ExtremeAccumulator simd = new ExtremeAccumulator(max, result);
-              ExtremeAccumulator loop = new ExtremeAccumulator(max, result, null);
-              int slots = 3;
-              simd.ensure(slots);
-              loop.ensure(slots);
-              for (int from = 0; from < n; ) {
-                int len = Math.min(n - from, 1 + random.nextInt(90));
-                int slot = random.nextInt(slots);
-                simd.add(chunk, from, len, slot);
-                loop.add(chunk, from, len, slot);
-                from += len;
-              }
-              String what = "size " + size + " shuffled " + shuffled + " nan " + nanPattern
-                  + " cf " + (cf != null) + " max " + max;
-              assertEquals(written(loop, slots, result), written(simd, slots, result), what);
+              assertSimdMatchesLoop(chunk, n, max, result, random, "size " + size + " shuffled "
+                  + shuffled + " nan " + nanPattern + " cf " + (cf != null) + " max " + max);
             }
           }
         }
@@ -92,26 +79,31 @@ class ExtremeAccumulatorTest {
           for (CfDecoding cf : new CfDecoding[] {null, maskSeven}) {
             NumericChunk chunk = new NumericChunk(bytes, pad, shuffled ? n : 0, 0, t, cf);
             for (boolean max : new boolean[] {false, true}) {
-              ExtremeAccumulator simd = new ExtremeAccumulator(max, result);
-              ExtremeAccumulator loop = new ExtremeAccumulator(max, result, null);
-              int slots = 3;
-              simd.ensure(slots);
-              loop.ensure(slots);
-              for (int from = 0; from < n; ) {
-                int len = Math.min(n - from, 1 + random.nextInt(90));
-                int slot = random.nextInt(slots);
-                simd.add(chunk, from, len, slot);
-                loop.add(chunk, from, len, slot);
-                from += len;
-              }
-              String what = "int size " + size + " shuffled " + shuffled + " pattern " + pattern
-                  + " cf " + (cf != null) + " max " + max;
-              assertEquals(written(loop, slots, result), written(simd, slots, result), what);
+              assertSimdMatchesLoop(chunk, n, max, result, random, "int size " + size + " shuffled "
+                  + shuffled + " pattern " + pattern + " cf " + (cf != null) + " max " + max);
             }
           }
         }
       }
     }
+  }
+
+  /** Runs of random length into three slots, through the SIMD lanes and through the element loop. */
+  private static void assertSimdMatchesLoop(NumericChunk chunk, int n, boolean max,
+      org.apache.spark.sql.types.DataType result, Random random, String what) {
+    ExtremeAccumulator simd = new ExtremeAccumulator(max, result);
+    ExtremeAccumulator loop = new ExtremeAccumulator(max, result, null);
+    int slots = 3;
+    simd.ensure(slots);
+    loop.ensure(slots);
+    for (int from = 0; from < n; ) {
+      int len = Math.min(n - from, 1 + random.nextInt(90));
+      int slot = random.nextInt(slots);
+      simd.add(chunk, from, len, slot);
+      loop.add(chunk, from, len, slot);
+      from += len;
+    }
+    assertEquals(written(loop, slots, result), written(simd, slots, result), what);
   }
 
   private static byte[] integerBytes(long[] values, int size, int pad, boolean shuffled) {
