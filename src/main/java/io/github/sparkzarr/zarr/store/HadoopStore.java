@@ -210,8 +210,10 @@ public final class HadoopStore implements Store {
       RemoteIterator<LocatedFileStatus> it = fs.listFiles(base, true);
       String rootText = root.toUri().getPath();
       while (it.hasNext()) {
-        String full = it.next().getPath().toUri().getPath();
-        out.add(relative(rootText, full));
+        Path file = it.next().getPath();
+        if (!isChecksumFile(file.getName())) {
+          out.add(relative(rootText, file.toUri().getPath()));
+        }
       }
     } catch (FileNotFoundException e) {
       return out;
@@ -226,13 +228,26 @@ public final class HadoopStore implements Store {
     try {
       for (FileStatus st : fs.listStatus(pathOf(dir))) {
         String name = st.getPath().getName();
-        out.add(st.isDirectory() ? name + "/" : name);
+        if (st.isDirectory()) {
+          out.add(name + "/");
+        } else if (!isChecksumFile(name)) {
+          out.add(name);
+        }
       }
     } catch (FileNotFoundException e) {
       return out;
     }
     out.sort(null);
     return out;
+  }
+
+  /**
+   * Whether a file is a Hadoop checksum file ({@code .<name>.crc}, as its checksummed local file
+   * system wrote beside each file, ours too before session 6). No Zarr key looks like one, so
+   * listings leave them out, as that file system did.
+   */
+  static boolean isChecksumFile(String name) {
+    return name.startsWith(".") && name.endsWith(".crc");
   }
 
   private static String relative(String rootPath, String full) {
