@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The spark-zarr benchmark suite: one command, every figure. See docs/benchmarks.md.
 #
-#   bench/run.sh [--size-gib N] [--reps N] [--write-reps N] [--heap-mib N] [--no-jmh] [--out DIR]
+#   bench/run.sh [--size-gib N] [--chunks "T Y X"] [--reps N] [--write-reps N] [--heap-mib N]
+#                [--no-jmh] [--out DIR]
 #
 #   --size-gib    decoded size of the float32 array (default 1; 0.0625 for a quick check). The
 #                 array is T x 512 x 512 in 16 x 128 x 128 chunks (1 MiB each), T = size * 1024.
+#   --chunks      another chunk shape, e.g. "4 64 64" (64 KiB) or "64 256 256" (16 MiB); T is
+#                 rounded to whole time chunks
 #   --reps        timed repetitions per query, after one untimed warm run (default 5)
 #   --write-reps  timed repetitions per write (default 2)
 #   --heap-mib    -Xmx of the small-heap scan (default 512, Spark's minimum is about 450)
@@ -13,10 +16,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SIZE_GIB=1 REPS=5 WRITE_REPS=2 HEAP_MIB=512 JMH=1 OUT=target/bench
+SIZE_GIB=1 CHUNKS="16 128 128" REPS=5 WRITE_REPS=2 HEAP_MIB=512 JMH=1 OUT=target/bench
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --size-gib) SIZE_GIB=$2; shift 2 ;;
+    --chunks) CHUNKS=$2; shift 2 ;;
     --reps) REPS=$2; shift 2 ;;
     --write-reps) WRITE_REPS=$2; shift 2 ;;
     --heap-mib) HEAP_MIB=$2; shift 2 ;;
@@ -51,10 +55,10 @@ javac --release 17 -nowarn -d target/bench-classes -cp "$CP" $(find bench/java -
 CP="target/bench-classes:$CP"
 JAVA=(java @examples/spark-jvm.options -Dlog4j2.configurationFile=examples/log4j2.properties -cp "$CP")
 
-# T x 512 x 512 float32 = size GiB when T = size * 1024; T is a whole number of 16-step chunks.
-T=$(awk -v s="$SIZE_GIB" 'BEGIN { t = int(s * 1024 / 16 + 0.5) * 16; if (t < 16) t = 16; print t }')
+# T x 512 x 512 float32 = size GiB when T = size * 1024; T is a whole number of time chunks.
+CT=${CHUNKS%% *}
+T=$(awk -v s="$SIZE_GIB" -v c="$CT" 'BEGIN { t = int(s * 1024 / c + 0.5) * c; if (t < c) t = c; print t }')
 SHAPE="$T 512 512"
-CHUNKS="16 128 128"
 step "generate the stores with zarr-python: shape $SHAPE, chunks $CHUNKS"
 if [[ "$(cat "$DATA/shape.txt" 2>/dev/null)" != "$SHAPE / $CHUNKS" ]]; then
   rm -rf "$DATA"

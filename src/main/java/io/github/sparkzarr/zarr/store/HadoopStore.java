@@ -32,6 +32,8 @@ public final class HadoopStore implements Store {
   private final FileSystem fs;
   private final String location;
   private final ReadRetry retry;
+  /** The java.nio path for local files, or null on other file systems. */
+  private final LocalFiles local;
 
   public HadoopStore(String uri, Configuration conf) throws IOException {
     this(new Path(uri), conf);
@@ -46,6 +48,7 @@ public final class HadoopStore implements Store {
     this.root = fs.makeQualified(root);
     this.location = withoutUserInfo(this.root.toUri());
     this.retry = new ReadRetry(conf);
+    this.local = LocalFiles.of(fs);
   }
 
   /**
@@ -106,16 +109,26 @@ public final class HadoopStore implements Store {
   public boolean read(String key, int maxBytes, ReadBuffer into) throws IOException {
     Path p = pathOf(key);
     return retry.run(location, key, () -> {
-      try (FSDataInputStream in = fs.open(p)) {
-        readToEnd(in, maxBytes, into);
-        if (into.length() > maxBytes) {
-          throw Store.tooLarge(location, key, maxBytes);
-        }
-        return true;
-      } catch (FileNotFoundException e) {
+      if (!readFile(p, maxBytes, into)) {
         return false;
       }
+      if (into.length() > maxBytes) {
+        throw Store.tooLarge(location, key, maxBytes);
+      }
+      return true;
     });
+  }
+
+  private boolean readFile(Path p, int maxBytes, ReadBuffer into) throws IOException {
+    if (local != null) {
+      return local.read(p, maxBytes, into);
+    }
+    try (FSDataInputStream in = fs.open(p)) {
+      readToEnd(in, maxBytes, into);
+      return true;
+    } catch (FileNotFoundException e) {
+      return false;
+    }
   }
 
   /**
@@ -150,6 +163,9 @@ public final class HadoopStore implements Store {
   @Override
   public Optional<byte[]> getRange(String key, long offset, int length) throws IOException {
     Path p = pathOf(key);
+    if (local != null) {
+      return retry.run(location, key, () -> local.readRange(p, offset, length));
+    }
     return retry.run(location, key, () -> {
       try (FSDataInputStream in = fs.open(p)) {
         byte[] buf = new byte[length];
@@ -205,15 +221,25 @@ public final class HadoopStore implements Store {
   public List<String> list(String prefix) throws IOException {
     String dir = StoreKeys.validate(prefix);
     List<String> out = new ArrayList<>();
-    Path base = pathOf(dir);
+    String rootText = root.toUri().getPath();
+    for (String file : listFiles(pathOf(dir))) {
+      if (!isChecksumFile(file.substring(file.lastIndexOf('/') + 1))) {
+        out.add(relative(rootText, file));
+      }
+    }
+    return out;
+  }
+
+  /** The path of every file below {@code base}. */
+  private List<String> listFiles(Path base) throws IOException {
+    if (local != null) {
+      return local.listFiles(base);
+    }
+    List<String> out = new ArrayList<>();
     try {
       RemoteIterator<LocatedFileStatus> it = fs.listFiles(base, true);
-      String rootText = root.toUri().getPath();
       while (it.hasNext()) {
-        Path file = it.next().getPath();
-        if (!isChecksumFile(file.getName())) {
-          out.add(relative(rootText, file.toUri().getPath()));
-        }
+        out.add(it.next().getPath().toUri().getPath());
       }
     } catch (FileNotFoundException e) {
       return out;
@@ -260,6 +286,10 @@ public final class HadoopStore implements Store {
 
   @Override
   public void set(String key, byte[] value) throws IOException {
+    if (local != null) {
+      local.write(pathOf(key), value);
+      return;
+    }
     try (FSDataOutputStream out = fs.create(pathOf(key), true)) {
       out.write(value);
     }

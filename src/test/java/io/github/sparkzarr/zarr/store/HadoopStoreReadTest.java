@@ -130,4 +130,62 @@ class HadoopStoreReadTest {
     ZarrException e = assertThrows(ZarrException.class, () -> store.get("c", data.length - 1));
     assertTrue(e.getMessage().contains("c"), e.getMessage());
   }
+
+  /** A store that fails at once instead of retrying, so errors are quick to check. */
+  private static HadoopStore noRetries(Path dir) throws IOException {
+    Configuration conf = new Configuration();
+    conf.setInt(ReadRetry.ATTEMPTS, 1);
+    return new HadoopStore(dir.toUri().toString(), conf);
+  }
+
+  /** As in zarr-python's DirectoryStore, a directory where a chunk file should be is absent. */
+  @Test
+  void aDirectoryInPlaceOfAChunkReadsAsAbsent(@TempDir Path dir) throws IOException {
+    Files.createDirectories(dir.resolve("a/0.0"));
+    HadoopStore store = noRetries(dir);
+    assertTrue(store.get("a/0.0").isEmpty());
+    assertTrue(store.getRange("a/0.0", 0, 4).isEmpty());
+    assertFalse(store.read("a/0.0", 100, new ReadBuffer()));
+  }
+
+  @Test
+  void localRangesReadExactlyAndRefuseToReachPastTheEnd(@TempDir Path dir) throws IOException {
+    byte[] data = bytes(1000);
+    Files.write(dir.resolve("s"), data);
+    HadoopStore store = noRetries(dir);
+    assertArrayEquals(java.util.Arrays.copyOfRange(data, 990, 1000), store.getRange("s", 990, 10).orElseThrow());
+    assertArrayEquals(java.util.Arrays.copyOfRange(data, 0, 3), store.getRange("s", 0, 3).orElseThrow());
+    assertTrue(store.getRange("absent", 0, 3).isEmpty());
+    assertThrows(java.io.EOFException.class, () -> store.getRange("s", 995, 10));
+  }
+
+  /** Writes create the key's directories and replace a longer value whole. */
+  @Test
+  void localWritesCreateDirectoriesAndReplaceValues(@TempDir Path dir) throws IOException {
+    HadoopStore store = noRetries(dir);
+    store.set("g/v/c/0/0", bytes(500));
+    store.set("g/v/c/0/0", bytes(7));
+    assertArrayEquals(bytes(7), Files.readAllBytes(dir.resolve("g/v/c/0/0")));
+  }
+
+  /** Spark reports a task's input and output sizes from Hadoop's statistics; local files count. */
+  @Test
+  void localReadsAndWritesCountInHadoopStatistics(@TempDir Path dir) throws IOException {
+    HadoopStore store = noRetries(dir);
+    long read0 = threadStatistic(true);
+    long written0 = threadStatistic(false);
+    store.set("k", bytes(1234));
+    store.get("k");
+    store.getRange("k", 4, 10);
+    assertEquals(1234, threadStatistic(false) - written0);
+    assertEquals(1234 + 10, threadStatistic(true) - read0);
+  }
+
+  private static long threadStatistic(boolean read) {
+    long sum = 0;
+    for (org.apache.hadoop.fs.FileSystem.Statistics s : org.apache.hadoop.fs.FileSystem.getAllStatistics()) {
+      sum += read ? s.getThreadStatistics().getBytesRead() : s.getThreadStatistics().getBytesWritten();
+    }
+    return sum;
+  }
 }

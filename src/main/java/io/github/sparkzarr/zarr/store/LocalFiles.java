@@ -1,0 +1,130 @@
+package io.github.sparkzarr.zarr.store;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileVisitOption;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+
+/**
+ * Reads and writes the files of a store on Hadoop's raw local file system through java.nio.
+ *
+ * <p>Why: Hadoop's local streams cost more than the bytes of a small chunk. Its {@code create}
+ * starts a {@code chmod} process for every file unless Hadoop's native library is loaded (about
+ * 10 ms a chunk, most of a write of many small chunks), and its {@code open} stats the file
+ * several times before opening it. java.nio also tells a missing file ({@link NoSuchFileException})
+ * from one that cannot be read, where Hadoop's local open answers {@code FileNotFoundException}
+ * for a refused permission too. A directory in place of a file reads as absent, as in
+ * zarr-python's DirectoryStore. Hadoop's recursive listing starts an {@code ls} process per file
+ * to learn its permissions; a listing here reads only the directories.
+ *
+ * <p>Bytes and operations are still counted in Hadoop's statistics for the file scheme, which
+ * Spark reports as a task's input and output sizes.
+ */
+final class LocalFiles {
+  private final RawLocalFileSystem fs;
+  private final FileSystem.Statistics statistics;
+
+  private LocalFiles(RawLocalFileSystem fs) {
+    this.fs = fs;
+    this.statistics = statisticsOf(fs);
+  }
+
+  /** For Hadoop's raw local file system itself (not a subclass or another file system), or null. */
+  static LocalFiles of(FileSystem fs) {
+    return fs.getClass() == RawLocalFileSystem.class ? new LocalFiles((RawLocalFileSystem) fs) : null;
+  }
+
+  @SuppressWarnings("deprecation")
+  private static FileSystem.Statistics statisticsOf(FileSystem fs) {
+    // The object the file system counts in itself (FileSystem.initialize takes it the same way).
+    return FileSystem.getStatistics(fs.getUri().getScheme(), fs.getClass());
+  }
+
+  private java.nio.file.Path file(Path p) {
+    return fs.pathToFile(p).toPath();
+  }
+
+  /** As {@link HadoopStore#read}: false when there is no such file. */
+  boolean read(Path p, int maxBytes, ReadBuffer into) throws IOException {
+    java.nio.file.Path f = file(p);
+    try (InputStream in = Files.newInputStream(f)) {
+      // The stream of a file channel tells the bytes left (available()), so it is read in one call.
+      HadoopStore.readToEnd(in, maxBytes, into);
+    } catch (NoSuchFileException e) {
+      return false;
+    } catch (IOException e) {
+      if (Files.isDirectory(f)) {
+        return false;
+      }
+      throw e;
+    }
+    counted(into.length());
+    return true;
+  }
+
+  /** As {@link HadoopStore#getRange}: empty when there is no such file. */
+  Optional<byte[]> readRange(Path p, long offset, int length) throws IOException {
+    byte[] out = new byte[length];
+    java.nio.file.Path f = file(p);
+    if (Files.isDirectory(f)) {
+      return Optional.empty();
+    }
+    try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+      ByteBuffer b = ByteBuffer.wrap(out);
+      while (b.hasRemaining()) {
+        if (ch.read(b, offset + b.position()) < 0) {
+          throw new EOFException("range " + offset + "+" + length + " reaches past the end of "
+              + p.toUri());
+        }
+      }
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    }
+    counted(length);
+    return Optional.of(out);
+  }
+
+  /**
+   * The paths of all files below {@code base}, or of {@code base} itself if it is a file; none if it
+   * does not exist. Symbolic links are followed, as Hadoop's listing does.
+   */
+  List<String> listFiles(Path base) throws IOException {
+    try (Stream<java.nio.file.Path> files = Files.walk(file(base), FileVisitOption.FOLLOW_LINKS)) {
+      return files.filter(Files::isRegularFile).map(java.nio.file.Path::toString).toList();
+    } catch (NoSuchFileException e) {
+      return List.of();
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
+
+  /** Writes the whole file, replacing one that exists, and creates its directories. */
+  void write(Path p, byte[] value) throws IOException {
+    java.nio.file.Path f = file(p);
+    Files.createDirectories(f.getParent());
+    try (var out = Channels.newOutputStream(FileChannel.open(f, StandardOpenOption.CREATE,
+        StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE))) {
+      out.write(value);
+    }
+    statistics.incrementBytesWritten(value.length);
+    statistics.incrementWriteOps(1);
+  }
+
+  private void counted(long bytes) {
+    statistics.incrementBytesRead(bytes);
+    statistics.incrementReadOps(1);
+  }
+}
