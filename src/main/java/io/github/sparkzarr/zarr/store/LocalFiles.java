@@ -34,6 +34,8 @@ import org.apache.hadoop.fs.RawLocalFileSystem;
  * Spark reports as a task's input and output sizes.
  */
 final class LocalFiles {
+  private static final java.util.Set<StandardOpenOption> CREATE_OR_REPLACE = java.util.EnumSet.of(
+      StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
   private final RawLocalFileSystem fs;
   private final FileSystem.Statistics statistics;
 
@@ -114,9 +116,15 @@ final class LocalFiles {
   /** Writes the whole file, replacing one that exists, and creates its directories. */
   void write(Path p, byte[] value) throws IOException {
     java.nio.file.Path f = file(p);
-    Files.createDirectories(f.getParent());
-    try (var out = Channels.newOutputStream(FileChannel.open(f, StandardOpenOption.CREATE,
-        StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE))) {
+    FileChannel ch;
+    try {
+      ch = FileChannel.open(f, CREATE_OR_REPLACE);
+    } catch (NoSuchFileException noParent) {
+      // Directories are made only when missing: most chunks go where others already went.
+      Files.createDirectories(f.getParent());
+      ch = FileChannel.open(f, CREATE_OR_REPLACE);
+    }
+    try (var out = Channels.newOutputStream(ch)) {
       out.write(value);
     }
     statistics.incrementBytesWritten(value.length);
