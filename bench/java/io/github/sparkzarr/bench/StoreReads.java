@@ -1,0 +1,69 @@
+package io.github.sparkzarr.bench;
+
+import io.github.sparkzarr.zarr.store.HadoopStore;
+import io.github.sparkzarr.zarr.store.ReadBuffer;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+
+/**
+ * What reading every file of a local store costs one thread, three ways, in turns:
+ * {@code StoreReads STORE_DIR [ROUNDS]}. "store" is {@link HadoopStore#read} (java.nio for local
+ * files), "hadoop" opens each file through Hadoop's raw local file system as the store did before
+ * session 7, "java.io" is a plain {@link FileInputStream} for scale (each file read whole in one
+ * call, its size from available()). Prints wall and thread CPU.
+ */
+public final class StoreReads {
+  public static void main(String[] args) throws Exception {
+    Path root = Path.of(args[0]).toAbsolutePath();
+    int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+    List<String> keys;
+    try (var files = Files.walk(root)) {
+      keys = files.filter(Files::isRegularFile).map(p -> root.relativize(p).toString()).toList();
+    }
+    HadoopStore store = new HadoopStore(root.toUri().toString(), new Configuration());
+    FileSystem hadoop = store.fileSystem();
+    ReadBuffer reused = new ReadBuffer();
+    byte[] buf = new byte[64 << 20];
+    var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    for (int r = 0; r < rounds; r++) {
+      for (String mode : List.of("store", "hadoop", "java.io")) {
+        long cpu0 = threads.getCurrentThreadCpuTime();
+        long t0 = System.nanoTime();
+        long bytes = 0;
+        for (String key : keys) {
+          bytes += read(mode, key, store, hadoop, reused, buf, root);
+        }
+        System.out.printf(Locale.ROOT, "[reads] %-8s %d files, %.0f MiB: wall %.3f s, thread CPU %.3f s%n",
+            mode, keys.size(), bytes / 1048576.0, (System.nanoTime() - t0) / 1e9,
+            (threads.getCurrentThreadCpuTime() - cpu0) / 1e9);
+      }
+    }
+  }
+
+  private static long read(String mode, String key, HadoopStore store, FileSystem hadoop,
+      ReadBuffer reused, byte[] buf, Path root) throws IOException {
+    if (mode.equals("store")) {
+      return store.read(key, Integer.MAX_VALUE - 8, reused) ? reused.length() : 0;
+    }
+    if (mode.equals("hadoop")) {
+      try (FSDataInputStream in = hadoop.open(new org.apache.hadoop.fs.Path(store.root(), key))) {
+        return in.readNBytes(buf, 0, in.available());
+      }
+    }
+    return readAll(root.resolve(key), buf);
+  }
+
+  private static int readAll(Path file, byte[] buf) throws IOException {
+    try (FileInputStream in = new FileInputStream(file.toFile())) {
+      return in.readNBytes(buf, 0, in.available());
+    }
+  }
+}
