@@ -27,6 +27,7 @@ public final class QueryPhases {
     volatile long stages;
     volatile long tasks;
     volatile long taskRunMs;
+    volatile long taskCpuMs;
     volatile long taskDeserMs;
     volatile long taskWallMs;
     volatile long firstLaunch = Long.MAX_VALUE;
@@ -35,7 +36,7 @@ public final class QueryPhases {
     volatile long jobEnd;
 
     void reset() {
-      jobs = stages = tasks = taskRunMs = taskDeserMs = taskWallMs = lastFinish = jobEnd = 0;
+      jobs = stages = tasks = taskRunMs = taskCpuMs = taskDeserMs = taskWallMs = lastFinish = jobEnd = 0;
       firstLaunch = jobStart = Long.MAX_VALUE;
       log.clear();
     }
@@ -51,6 +52,7 @@ public final class QueryPhases {
     @Override public synchronized void onTaskEnd(SparkListenerTaskEnd e) {
       tasks++;
       taskRunMs += e.taskMetrics().executorRunTime();
+      taskCpuMs += e.taskMetrics().executorCpuTime() / 1_000_000;
       taskDeserMs += e.taskMetrics().executorDeserializeTime();
       taskWallMs += e.taskInfo().finishTime() - e.taskInfo().launchTime();
       firstLaunch = Math.min(firstLaunch, e.taskInfo().launchTime());
@@ -107,7 +109,7 @@ public final class QueryPhases {
         spark.sql(queries[q]).collectAsList();
       }
       // Queries take turns, so a shared machine's changing load falls on all alike.
-      double[][][] m = new double[nq][10][runs];
+      double[][][] m = new double[nq][11][runs];
       String[] plans = new String[nq];
       List<List<String>> stagesLog = new ArrayList<>();
       for (int q = 0; q < nq; q++) {
@@ -145,6 +147,7 @@ public final class QueryPhases {
           m[q][7][r] = ev.taskRunMs;
           m[q][8][r] = ev.jobs * 100 + ev.stages * 10 + ev.tasks; // jobs/stages/tasks code
           m[q][9][r] = ev.taskDeserMs;
+          m[q][10][r] = ev.taskCpuMs;
           plans[q] = df.queryExecution().executedPlan().toString();
           stagesLog.set(q, new ArrayList<>(ev.log));
         }
@@ -157,7 +160,7 @@ public final class QueryPhases {
       }
       String[] names = {"analysis (spark.sql)", "optimize (incl. pushdown, build)", "physical plan",
           "execute (collect)", "TOTAL", "collect->job start", "job start->1st task", "task run ms (sum)",
-          "jobs*100+stages*10+tasks", "task deserialise ms (sum)"};
+          "jobs*100+stages*10+tasks", "task deserialise ms (sum)", "task CPU ms (sum)"};
       for (int q = 0; q < nq; q++) {
         System.out.println("== " + queries[q]);
         for (int i = 0; i < names.length; i++) {

@@ -51,6 +51,26 @@ class HadoopStoreReadTest {
     assertArrayEquals(data, readToEnd(claiming(data, claimed), Integer.MAX_VALUE - 8));
   }
 
+  /**
+   * Values over one read piece come whole, and no read asks for more than a piece, whatever each
+   * read returns (streams may return less than asked).
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {1 << 20, (1 << 20) + 1, 3 * (1 << 20) + 7})
+  void readsLargeValuesInPieces(int size) throws IOException {
+    byte[] data = bytes(size);
+    int[] largest = new int[1];
+    InputStream shortReads = new ByteArrayInputStream(data) {
+      @Override
+      public synchronized int read(byte[] b, int off, int len) {
+        largest[0] = Math.max(largest[0], len);
+        return super.read(b, off, Math.min(len, 300_000));
+      }
+    };
+    assertArrayEquals(data, readToEnd(shortReads, Integer.MAX_VALUE - 8));
+    assertTrue(largest[0] <= HadoopStore.READ_PIECE, "asked for " + largest[0]);
+  }
+
   @Test
   void readsNoMoreThanOnePastTheLimit() throws IOException {
     byte[] data = bytes(1000);
