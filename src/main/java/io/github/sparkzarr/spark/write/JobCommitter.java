@@ -15,7 +15,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -185,9 +184,7 @@ final class JobCommitter {
       b.append("publish\t").append(e.getKey()).append('\t')
           .append(from.startsWith(stagingPath) ? from.substring(stagingPath.length()) : from).append('\n');
     }
-    try (FSDataOutputStream out = fs.create(new Path(staging, JOURNAL), true)) {
-      out.write(b.toString().getBytes(StandardCharsets.UTF_8));
-    }
+    HadoopStore.writeFile(fs, new Path(staging, JOURNAL), b.toString().getBytes(StandardCharsets.UTF_8));
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.github.sparkzarr.spark.write;
 
+import io.github.sparkzarr.zarr.store.HadoopStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -82,7 +83,7 @@ final class Publisher {
       top = p;
     }
     if (top != null) {
-      fs.mkdirs(parent);
+      HadoopStore.makeDirectories(fs, parent);
       if (isInTarget(top)) {
         createdDirs.add(top);
       }
@@ -111,7 +112,7 @@ final class Publisher {
     }
     for (int i = done.size() - 1; i >= 0; i--) {
       Move m = done.get(i);
-      fs.mkdirs(m.from().getParent());
+      HadoopStore.makeDirectories(fs, m.from().getParent());
       if (!fs.rename(m.to(), m.from())) {
         throw new IOException("cannot move " + m.key() + " of " + location + " back: the rename failed");
       }

@@ -76,6 +76,31 @@ public final class HadoopStore implements Store {
     }
   }
 
+  /**
+   * Makes a directory and its missing parents on any file system; on local files without Hadoop's
+   * process per directory ({@link LocalFiles}).
+   */
+  public static void makeDirectories(FileSystem fs, Path dir) throws IOException {
+    LocalFiles local = LocalFiles.of(fs);
+    if (local != null) {
+      local.makeDirectories(dir);
+    } else if (!fs.mkdirs(dir)) {
+      throw new IOException("cannot make the directory " + withoutUserInfo(dir.toUri()));
+    }
+  }
+
+  /** Writes a whole file on any file system, replacing one that exists. */
+  public static void writeFile(FileSystem fs, Path file, byte[] value) throws IOException {
+    LocalFiles local = LocalFiles.of(fs);
+    if (local != null) {
+      local.write(file, value);
+      return;
+    }
+    try (FSDataOutputStream out = fs.create(file, true)) {
+      out.write(value);
+    }
+  }
+
   public Path root() {
     return root;
   }
@@ -311,9 +336,7 @@ public final class HadoopStore implements Store {
       local.write(pathOf(key), value);
       return;
     }
-    try (FSDataOutputStream out = fs.create(pathOf(key), true)) {
-      out.write(value);
-    }
+    writeFile(fs, pathOf(key), value);
   }
 
   @Override

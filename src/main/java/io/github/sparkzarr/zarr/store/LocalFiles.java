@@ -27,8 +27,9 @@ import org.apache.hadoop.fs.RawLocalFileSystem;
  * several times before opening it. java.nio also tells a missing file ({@link NoSuchFileException})
  * from one that cannot be read, where Hadoop's local open answers {@code FileNotFoundException}
  * for a refused permission too. A directory in place of a file reads as absent, as in
- * zarr-python's DirectoryStore. Hadoop's recursive listing starts an {@code ls} process per file
- * to learn its permissions; a listing here reads only the directories.
+ * zarr-python's DirectoryStore. Hadoop's {@code mkdirs} starts a {@code chmod} process per
+ * directory too, and its recursive listing an {@code ls} process per file to learn its
+ * permissions; a listing here reads only the directories.
  *
  * <p>Bytes and operations are still counted in Hadoop's statistics for the file scheme, which
  * Spark reports as a task's input and output sizes.
@@ -111,6 +112,11 @@ final class LocalFiles {
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
+  }
+
+  /** Makes a directory and its missing parents. */
+  void makeDirectories(Path dir) throws IOException {
+    Files.createDirectories(file(dir));
   }
 
   /** Writes the whole file, replacing one that exists, and creates its directories. */
