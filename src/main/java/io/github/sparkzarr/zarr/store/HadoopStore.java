@@ -91,7 +91,11 @@ public final class HadoopStore implements Store {
 
   /** Writes a whole file on any file system, replacing one that exists. */
   public static void writeFile(FileSystem fs, Path file, byte[] value) throws IOException {
-    LocalFiles local = LocalFiles.of(fs);
+    write(LocalFiles.of(fs), fs, file, value);
+  }
+
+  private static void write(LocalFiles local, FileSystem fs, Path file, byte[] value)
+      throws IOException {
     if (local != null) {
       local.write(file, value);
       return;
@@ -332,11 +336,7 @@ public final class HadoopStore implements Store {
 
   @Override
   public void set(String key, byte[] value) throws IOException {
-    if (local != null) {
-      local.write(pathOf(key), value);
-      return;
-    }
-    writeFile(fs, pathOf(key), value);
+    write(local, fs, pathOf(key), value);
   }
 
   @Override

@@ -64,15 +64,13 @@ final class LocalFiles {
   boolean read(Path p, int maxBytes, ReadBuffer into) throws IOException {
     java.nio.file.Path f = file(p);
     try (InputStream in = Files.newInputStream(f)) {
-      // The stream of a file channel tells the bytes left (available()), so it is read in one call.
+      // The stream of a file channel tells the bytes left (available()): the buffer is sized once.
       HadoopStore.readToEnd(in, maxBytes, into);
     } catch (NoSuchFileException e) {
       return false;
     } catch (IOException e) {
-      if (Files.isDirectory(f)) {
-        return false;
-      }
-      throw e;
+      rethrowUnlessDirectory(f, e);
+      return false;
     }
     counted(into.length());
     return true;
@@ -82,9 +80,6 @@ final class LocalFiles {
   Optional<byte[]> readRange(Path p, long offset, int length) throws IOException {
     byte[] out = new byte[length];
     java.nio.file.Path f = file(p);
-    if (Files.isDirectory(f)) {
-      return Optional.empty();
-    }
     try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
       ByteBuffer b = ByteBuffer.wrap(out);
       while (b.hasRemaining()) {
@@ -94,6 +89,9 @@ final class LocalFiles {
         }
       }
     } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      rethrowUnlessDirectory(f, e);
       return Optional.empty();
     }
     counted(length);
@@ -135,6 +133,13 @@ final class LocalFiles {
     }
     statistics.incrementBytesWritten(value.length);
     statistics.incrementWriteOps(1);
+  }
+
+  /** A directory in place of a file reads as absent (it opens, then fails to read); else rethrows. */
+  private static void rethrowUnlessDirectory(java.nio.file.Path f, IOException e) throws IOException {
+    if (!Files.isDirectory(f)) {
+      throw e;
+    }
   }
 
   private void counted(long bytes) {
