@@ -105,6 +105,11 @@ public final class HadoopStore implements Store {
     }
   }
 
+  /** Whether files are read and written through java.nio ({@link LocalFiles}). */
+  boolean readsLocalFilesDirectly() {
+    return local != null;
+  }
+
   public Path root() {
     return root;
   }

@@ -158,6 +158,20 @@ class HadoopStoreReadTest {
     return new HadoopStore(dir.toUri().toString(), conf);
   }
 
+  /**
+   * Local paths (Hadoop opens them with its checksummed file system, unwrapped to the raw one) take
+   * the java.nio path; a file system of another class (here a subclass of the raw one, as tests
+   * use to inject faults) keeps Hadoop's streams.
+   */
+  @Test
+  void onlyHadoopsOwnLocalFileSystemIsReadDirectly(@TempDir Path dir) throws IOException {
+    assertTrue(noRetries(dir).readsLocalFilesDirectly());
+    Configuration conf = new Configuration();
+    conf.set("fs.file.impl", StoreKeysTest.FailingFileSystem.class.getName());
+    conf.setBoolean("fs.file.impl.disable.cache", true);
+    assertFalse(new HadoopStore(dir.toUri().toString(), conf).readsLocalFilesDirectly());
+  }
+
   /** As in zarr-python's DirectoryStore, a directory where a chunk file should be is absent. */
   @Test
   void aDirectoryInPlaceOfAChunkReadsAsAbsent(@TempDir Path dir) throws IOException {
