@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # The spark-zarr benchmark suite: one command, every figure. See docs/benchmarks.md.
 #
-#   bench/run.sh [--size-gib N] [--chunks "T Y X"] [--reps N] [--write-reps N] [--heap-mib N]
-#                [--no-jmh] [--out DIR]
+#   bench/run.sh [--size-gib N] [--chunks "T Y X"] [--reps N] [--warmup N] [--write-reps N]
+#                [--heap-mib N] [--no-jmh] [--out DIR]
 #
 #   --size-gib    decoded size of the float32 array (default 1; 0.0625 for a quick check). The
 #                 array is T x 512 x 512 in 16 x 128 x 128 chunks (1 MiB each), T = size * 1024.
 #   --chunks      another chunk shape, e.g. "4 64 64" (64 KiB) or "64 256 256" (16 MiB); T is
 #                 rounded to whole time chunks
 #   --reps        timed repetitions per query, after one untimed warm run (default 5)
+#   --warmup      untimed rounds of all the queries before any is timed, so the JIT has compiled
+#                 Spark's hot code (default 5; 0 = only the one untimed run per query)
 #   --write-reps  timed repetitions per write (default 2)
 #   --heap-mib    -Xmx of the small-heap scan (default 512, Spark's minimum is about 450)
 #   --no-jmh      skip the JMH codec and column-filling microbenchmarks
@@ -16,12 +18,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SIZE_GIB=1 CHUNKS="16 128 128" REPS=5 WRITE_REPS=2 HEAP_MIB=512 JMH=1 OUT=target/bench
+SIZE_GIB=1 CHUNKS="16 128 128" REPS=5 WARMUP=5 WRITE_REPS=2 HEAP_MIB=512 JMH=1 OUT=target/bench
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --size-gib) SIZE_GIB=$2; shift 2 ;;
     --chunks) CHUNKS=$2; shift 2 ;;
     --reps) REPS=$2; shift 2 ;;
+    --warmup) WARMUP=$2; shift 2 ;;
     --write-reps) WRITE_REPS=$2; shift 2 ;;
     --heap-mib) HEAP_MIB=$2; shift 2 ;;
     --no-jmh) JMH=0; shift ;;
@@ -77,7 +80,7 @@ step "executor memory: scan the blosc store with -Xmx${HEAP_MIB}m"
 
 step "Spark local[2]: queries, writes, decode limit, planning"
 "${JAVA[@]}" -Xmx3g io.github.sparkzarr.bench.Suite --data "$DATA" --work "$OUT" --reps "$REPS" \
-  --write-reps "$WRITE_REPS"
+  --warmup "$WARMUP" --write-reps "$WRITE_REPS"
 
 if [[ $JMH == 1 ]]; then
   step "JMH: codecs (ops/s = MiB/s of decoded data) and decoded chunk -> ColumnarBatch"

@@ -63,6 +63,8 @@ public final class ProfileScan {
    * {@code time STORE RUNS QUERY}: the median of RUNS warm runs of a query on the store (table
    * {@code t}, and {@code t_rows} without aggregate pushdown), for bench/compare.sh to run against two builds of the connector.
    */
+  static final int WARMUP = Integer.getInteger("warmup", 30);
+
   static void time(String store, int runs, String query) {
     SparkSession spark = SparkSession.builder().master("local[2]").appName("spark-zarr compare")
         .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
@@ -75,20 +77,28 @@ public final class ProfileScan {
           .createOrReplaceTempView("t_rows");
       TaskCpu cpu = new TaskCpu();
       spark.sparkContext().addSparkListener(cpu);
-      spark.sql(query).collectAsList();
+      // Warm-up: the JIT compiles Spark's code for dozens of queries (see Suite.warmUp).
+      for (int i = 0; i < WARMUP; i++) {
+        spark.sql(query).collectAsList();
+      }
       java.util.List<Double> seconds = new java.util.ArrayList<>();
       java.util.List<Double> cpuSeconds = new java.util.ArrayList<>();
+      java.util.List<Long> jitMillis = new java.util.ArrayList<>();
+      java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
       for (int i = 0; i < runs; i++) {
         TaskCpu.waitIdle(spark);
         cpu.nanos.set(0);
+        long jit0 = jit.getTotalCompilationTime();
         long t0 = System.nanoTime();
         spark.sql(query).collectAsList();
         seconds.add((System.nanoTime() - t0) / 1e9);
         TaskCpu.waitIdle(spark);
         cpuSeconds.add(cpu.nanos.get() / 1e9);
+        jitMillis.add(jit.getTotalCompilationTime() - jit0);
       }
       System.out.printf(Locale.ROOT, "[compare] wall %.3f s, task CPU %.3f s (medians of %d; wall %s)%n",
           Suite.median(seconds), Suite.median(cpuSeconds), runs, seconds);
+      System.out.printf(Locale.ROOT, "[compare] JIT compilation ms per run %s%n", jitMillis);
     } finally {
       spark.stop();
     }

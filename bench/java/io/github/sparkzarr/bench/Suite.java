@@ -36,9 +36,10 @@ import org.apache.spark.sql.execution.datasources.v2.BatchScanExec;
  * zarr-python wrote and on the same values in Parquet, the writes, the single-threaded decode
  * limit and the planning of a 1,000,000-chunk array; then prints every figure and the ratios the
  * issue asks for, reading the xarray+dask and small-heap figures other steps left in
- * {@code --work}. Every figure is a median of {@code --reps} warm runs (one untimed run first).
+ * {@code --work}. Every figure is a median of {@code --reps} warm runs: one untimed run first, and
+ * before the queries {@code --warmup} untimed rounds of all of them.
  *
- * <p>Usage: {@code Suite --data DIR --work DIR [--reps N] [--write-reps N]}
+ * <p>Usage: {@code Suite --data DIR --work DIR [--reps N] [--write-reps N] [--warmup N]}
  */
 public final class Suite {
   static final String[] STORES = {"raw", "zstd", "blosc"};
@@ -49,6 +50,9 @@ public final class Suite {
   final Path work;
   final int reps;
   final int writeReps;
+  final int warmupRounds;
+  static final java.lang.management.CompilationMXBean JIT =
+      java.lang.management.ManagementFactory.getCompilationMXBean();
   /** Every figure, in print order: name → value (seconds unless the name says otherwise). */
   final Map<String, Double> figures = new LinkedHashMap<>();
   final Map<String, String> notes = new LinkedHashMap<>();
@@ -62,6 +66,7 @@ public final class Suite {
     work = Path.of(args.get("--work")).toAbsolutePath();
     reps = Integer.parseInt(args.getOrDefault("--reps", "5"));
     writeReps = Integer.parseInt(args.getOrDefault("--write-reps", "2"));
+    warmupRounds = Integer.parseInt(args.getOrDefault("--warmup", "5"));
   }
 
   public static void main(String[] argv) throws Exception {
@@ -182,7 +187,7 @@ public final class Suite {
         (System.nanoTime() - t0) / 1e9));
   }
 
-  void queries() {
+  void queries() throws Exception {
     // The box: the first lat and lon chunk and the first k time chunks, about 1% of all chunks.
     long[] grid = open("raw").metadata().gridShape();
     long total = grid[0] * grid[1] * grid[2];
@@ -196,23 +201,46 @@ public final class Suite {
       tables.add("zarr_" + s);
     }
     tables.add("parquet");
+    Map<String, Action> timed = new LinkedHashMap<>();
     for (String s : STORES) {
       String t = "zarr_" + s + "_rows";
-      time("full scan sum(value), no aggregate pushdown, " + t,
+      timed.put("full scan sum(value), no aggregate pushdown, " + t,
           () -> spark.sql("SELECT sum(value) FROM " + t).collectAsList());
     }
     for (String t : tables) {
-      time("full scan sum(value) " + t, () -> spark.sql("SELECT sum(value) FROM " + t).collectAsList());
-      time("1% box " + t, () -> spark.sql("SELECT sum(value), count(*) FROM " + t + " " + box)
+      timed.put("full scan sum(value) " + t, () -> spark.sql("SELECT sum(value) FROM " + t).collectAsList());
+      timed.put("1% box " + t, () -> spark.sql("SELECT sum(value), count(*) FROM " + t + " " + box)
           .collectAsList());
-      time("group by lat " + t, () -> spark.sql("SELECT lat, avg(value) FROM " + t + " GROUP BY lat")
+      timed.put("group by lat " + t, () -> spark.sql("SELECT lat, avg(value) FROM " + t + " GROUP BY lat")
           .collectAsList());
-      time("min and max " + t, () -> spark.sql("SELECT min(value), max(value) FROM " + t)
+      timed.put("min and max " + t, () -> spark.sql("SELECT min(value), max(value) FROM " + t)
           .collectAsList());
     }
     // What any query costs in this session: the floor under the box's wall time.
-    time("trivial query (SELECT count(*) FROM range(1000))",
+    timed.put("trivial query (SELECT count(*) FROM range(1000))",
         () -> spark.sql("SELECT count(*) FROM range(1000)").collectAsList());
+    warmUp(timed);
+    timed.forEach(this::time);
+  }
+
+  /**
+   * Untimed rounds of every query before any is timed. Spark runs a great deal of Scala code per
+   * query, and the JIT keeps compiling it for dozens of queries: one untimed run per query left
+   * each timed run sharing the two cores with the compiler (0.1-1 s of compilation per run). The
+   * JIT time during each query's timed runs is reported next to it.
+   */
+  void warmUp(Map<String, Action> queries) throws Exception {
+    long t0 = System.nanoTime();
+    long jit0 = JIT.getTotalCompilationTime();
+    for (int round = 0; round < warmupRounds; round++) {
+      for (Action query : queries.values()) {
+        query.run();
+      }
+    }
+    notes.put("warm-up", String.format(Locale.ROOT, "%d untimed rounds of every query first: %.1f s, "
+        + "%.1f s of JIT compilation", warmupRounds, (System.nanoTime() - t0) / 1e9,
+        (JIT.getTotalCompilationTime() - jit0) / 1e3));
+    log(notes.get("warm-up"));
   }
 
   // ---- writes --------------------------------------------------------------------------------
@@ -429,6 +457,7 @@ public final class Suite {
       }
       List<Double> seconds = new ArrayList<>();
       List<Double> cpu = new ArrayList<>();
+      long jit0 = JIT.getTotalCompilationTime();
       for (int i = 0; i < runs; i++) {
         drainListeners();
         taskCpu.nanos.set(0);
@@ -438,12 +467,14 @@ public final class Suite {
         drainListeners();
         cpu.add(taskCpu.nanos.get() / 1e9);
       }
+      long jitMillis = (JIT.getTotalCompilationTime() - jit0) / Math.max(1, runs);
       figures.put(name, median(seconds));
       if (median(cpu) > 0) {
         figures.put(name + " [task CPU]", median(cpu));
       }
-      log(String.format(Locale.ROOT, "%-60s median %.3f s (task CPU %.3f s) of %s", name,
-          median(seconds), median(cpu), seconds));
+      figures.put(name + " [JIT compilation per run]", jitMillis / 1e3);
+      log(String.format(Locale.ROOT, "%-60s median %.3f s (task CPU %.3f s, JIT %d ms per run) of %s",
+          name, median(seconds), median(cpu), jitMillis, seconds));
     } catch (Exception e) {
       throw new IllegalStateException(name + " failed", e);
     }
