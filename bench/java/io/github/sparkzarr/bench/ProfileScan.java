@@ -65,12 +65,33 @@ public final class ProfileScan {
    */
   static final int WARMUP = Integer.getInteger("warmup", 30);
 
-  static void time(String store, int runs, String query) {
+  /**
+   * -DasyncProfile=FILE (with async-profiler's jar on the class path and its library in
+   * /tmp/ap, see docs/benchmarks.md): CPU samples of the timed runs only, after the warm-up.
+   */
+  static void asyncProfiler(String command) throws Exception {
+    if (System.getProperty("asyncProfile") == null) {
+      return;
+    }
+    Class<?> c = Class.forName("one.profiler.AsyncProfiler");
+    Object profiler = c.getMethod("getInstance", String.class).invoke(null, "/tmp/ap/linux-x64/libasyncProfiler.so");
+    c.getMethod("execute", String.class).invoke(profiler, command);
+  }
+  static final com.sun.management.OperatingSystemMXBean PROCESS =
+      (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+
+  static void time(String store, int runs, String query) throws Exception {
     SparkSession spark = SparkSession.builder().master("local[2]").appName("spark-zarr compare")
         .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1").config("spark.sql.shuffle.partitions", "2")
         .getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
+    // -Dconf=key=value,key=value: session settings to try (e.g. spark.sql.files.maxPartitionBytes=64m).
+    for (String kv : System.getProperty("conf", "").split(",")) {
+      if (!kv.isEmpty()) {
+        spark.conf().set(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+      }
+    }
     try {
       spark.read().format("zarr").load(store).createOrReplaceTempView("t");
       spark.read().format("zarr").option("pushDownAggregate", "false").load(store)
@@ -81,24 +102,31 @@ public final class ProfileScan {
       for (int i = 0; i < WARMUP; i++) {
         spark.sql(query).collectAsList();
       }
+      asyncProfiler("start,event=cpu,interval=1ms,threads");
       java.util.List<Double> seconds = new java.util.ArrayList<>();
       java.util.List<Double> cpuSeconds = new java.util.ArrayList<>();
       java.util.List<Long> jitMillis = new java.util.ArrayList<>();
+      java.util.List<Double> processSeconds = new java.util.ArrayList<>();
       java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
       for (int i = 0; i < runs; i++) {
         TaskCpu.waitIdle(spark);
         cpu.nanos.set(0);
         long jit0 = jit.getTotalCompilationTime();
+        long process0 = PROCESS.getProcessCpuTime();
         long t0 = System.nanoTime();
         spark.sql(query).collectAsList();
         seconds.add((System.nanoTime() - t0) / 1e9);
+        processSeconds.add((PROCESS.getProcessCpuTime() - process0) / 1e9);
         TaskCpu.waitIdle(spark);
         cpuSeconds.add(cpu.nanos.get() / 1e9);
         jitMillis.add(jit.getTotalCompilationTime() - jit0);
       }
+      asyncProfiler("stop,collapsed,file=" + System.getProperty("asyncProfile", ""));
       System.out.printf(Locale.ROOT, "[compare] wall %.3f s, task CPU %.3f s (medians of %d; wall %s)%n",
           Suite.median(seconds), Suite.median(cpuSeconds), runs, seconds);
       System.out.printf(Locale.ROOT, "[compare] JIT compilation ms per run %s%n", jitMillis);
+      System.out.printf(Locale.ROOT, "[compare] process CPU %.3f s (median; all threads, the kernel's work for them included)%n",
+          Suite.median(processSeconds));
     } finally {
       spark.stop();
     }

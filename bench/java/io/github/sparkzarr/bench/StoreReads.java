@@ -21,6 +21,22 @@ import org.apache.hadoop.fs.FileSystem;
  * call, its size from available()). Prints wall and thread CPU.
  */
 public final class StoreReads {
+  /** -Dmodes=store,direct,...: which ways to read (all by default). */
+  static final List<String> MODES = List.of(System.getProperty("modes",
+      "store,hadoop,java.io,direct,direct-only,mmap-copy,mmap-touch").split(","));
+  static final java.nio.ByteBuffer DIRECT = java.nio.ByteBuffer.allocateDirect(64 << 20);
+  static final sun.misc.Unsafe UNSAFE = unsafe();
+
+  static sun.misc.Unsafe unsafe() {
+    try {
+      java.lang.reflect.Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+      f.setAccessible(true);
+      return (sun.misc.Unsafe) f.get(null);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   public static void main(String[] args) throws Exception {
     Path root = Path.of(args[0]).toAbsolutePath();
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
@@ -34,7 +50,7 @@ public final class StoreReads {
     byte[] buf = new byte[64 << 20];
     var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     for (int r = 0; r < rounds; r++) {
-      for (String mode : List.of("store", "hadoop", "java.io")) {
+      for (String mode : MODES) {
         long cpu0 = threads.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
         long bytes = 0;
@@ -58,7 +74,39 @@ public final class StoreReads {
         return in.readNBytes(buf, 0, in.available());
       }
     }
-    return readAll(root.resolve(key), buf);
+    if (mode.equals("java.io")) {
+      return readAll(root.resolve(key), buf);
+    }
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(root.resolve(key))) {
+      int size = (int) ch.size();
+      if (mode.startsWith("direct")) {
+        DIRECT.clear().limit(size);
+        while (DIRECT.hasRemaining() && ch.read(DIRECT) >= 0) {
+        }
+        DIRECT.flip();
+        if (mode.equals("direct")) {
+          DIRECT.get(buf, 0, size);
+        }
+        return size;
+      }
+      java.nio.MappedByteBuffer map = ch.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, size);
+      try {
+        if (mode.equals("mmap-copy")) {
+          map.get(buf, 0, size);
+        } else {
+          long sum = 0;
+          for (int i = 0; i < size; i += 4096) {
+            sum += map.get(i);
+          }
+          if (sum == 42) {
+            System.out.print("");
+          }
+        }
+      } finally {
+        UNSAFE.invokeCleaner(map);
+      }
+      return size;
+    }
   }
 
   private static int readAll(Path file, byte[] buf) throws IOException {

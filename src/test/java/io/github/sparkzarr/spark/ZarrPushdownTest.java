@@ -203,6 +203,33 @@ class ZarrPushdownTest extends SparkTestBase {
         .rdd().getNumPartitions());
   }
 
+  /**
+   * As Spark's file sources: a selection smaller than maxPartitionBytes per core is split over
+   * spark.sql.files.minPartitionNum partitions (else the default parallelism, 2 in local[2]), down
+   * to openCostInBytes. The grid is 50 chunks of 2240 bytes (112,000 bytes).
+   */
+  @Test
+  void smallSelectionsSpreadOverTheCoresAsSparkFileSourcesDo() {
+    assertEquals(1, grid().rdd().getNumPartitions(), "below openCostInBytes (4 MiB): one partition");
+    spark().conf().set("spark.sql.files.openCostInBytes", "1");
+    try {
+      assertEquals(2, grid().rdd().getNumPartitions(), "56,000 bytes per core: 25 chunks each");
+      spark().conf().set("spark.sql.files.minPartitionNum", "4");
+      assertEquals(5, grid().rdd().getNumPartitions(), "28,000 bytes per partition: 12 chunks each");
+      assertEquals(5, grid().where("y_index < 8").rdd().getNumPartitions(),
+          "the selection counts, not the array: 10 chunks, 5,600 bytes per partition");
+      Dataset<Row> sum = spark().read().format("zarr").load(store).selectExpr("sum(v)");
+      String plan = sum.queryExecution().executedPlan().toString();
+      assertTrue(plan.contains("partialAggregates=") && plan.contains(" complete"),
+          "a small pushed aggregate stays one complete partition: " + plan);
+      assertEquals(spark().read().format("zarr").option("pushDownAggregate", "false").load(store)
+          .selectExpr("sum(v)").first().getDouble(0), sum.first().getDouble(0));
+    } finally {
+      spark().conf().unset("spark.sql.files.openCostInBytes");
+      spark().conf().unset("spark.sql.files.minPartitionNum");
+    }
+  }
+
   @Test
   void limitReadsOnlyTheChunksItNeeds() {
     Dataset<Row> df = spark().read().format("zarr").option("maxPartitionBytes", "1").load(store)

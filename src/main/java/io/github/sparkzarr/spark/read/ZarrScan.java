@@ -101,12 +101,42 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
     return Math.max(1, width);
   }
 
-  private long targetBytes() {
-    if (options.maxPartitionBytes() != null) {
-      return options.maxPartitionBytes();
+  /**
+   * A partition's most decoded bytes, as Spark's file sources size their splits:
+   * {@code maxPartitionBytes} (the option, else {@code spark.sql.files.maxPartitionBytes}), lowered
+   * so that a small selection still spreads over the session's cores ({@code
+   * spark.sql.files.minPartitionNum}, else the default parallelism), never below {@code
+   * spark.sql.files.openCostInBytes}. An aggregate computed in the scan is not split below
+   * {@link #SMALL_AGGREGATE_BYTES}: in one partition it is complete, and Spark then runs no second
+   * stage, which costs more than a second core saves on so little.
+   */
+  private long splitBytes(long chunks) {
+    SparkSession session = SparkSession.active();
+    long max = options.maxPartitionBytes() != null ? options.maxPartitionBytes()
+        : bytesSetting(session, "spark.sql.files.maxPartitionBytes", "128m");
+    long floor = bytesSetting(session, "spark.sql.files.openCostInBytes", "4m");
+    if (aggregate != null) {
+      floor = Math.max(floor, SMALL_AGGREGATE_BYTES);
     }
-    String conf = SparkSession.active().conf().get("spark.sql.files.maxPartitionBytes", "128m");
-    return JavaUtils.byteStringAsBytes(conf);
+    long total = chunks > Long.MAX_VALUE / chunkBytes() ? Long.MAX_VALUE : chunks * chunkBytes();
+    return Math.min(max, Math.max(floor, total / minPartitions(session)));
+  }
+
+  /** Pushed aggregates over at most this many decoded bytes stay in one partition. */
+  static final long SMALL_AGGREGATE_BYTES = 32L << 20;
+
+  private static long bytesSetting(SparkSession session, String key, String fallback) {
+    return JavaUtils.byteStringAsBytes(session.conf().get(key, fallback));
+  }
+
+  private static long minPartitions(SparkSession session) {
+    for (String key : new String[] {"spark.sql.files.minPartitionNum", "spark.sql.leafNodeDefaultParallelism"}) {
+      String value = session.conf().get(key, null);
+      if (value != null) {
+        return Math.max(1, Long.parseLong(value.trim()));
+      }
+    }
+    return Math.max(1, session.sparkContext().defaultParallelism());
   }
 
   @Override
@@ -115,7 +145,7 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
     if (plan.limit() >= 0 && !plan.columns().isEmpty()) {
       chunks = chunksForLimit(chunks);
     }
-    long perPartition = singlePartition ? Math.max(1, chunks) : Math.max(1, targetBytes() / chunkBytes());
+    long perPartition = singlePartition ? Math.max(1, chunks) : Math.max(1, splitBytes(chunks) / chunkBytes());
     List<InputPartition> out = new ArrayList<>();
     for (long start = 0; start < chunks; start += perPartition) {
       out.add(new ZarrInputPartition(start, Math.min(chunks, start + perPartition)));
