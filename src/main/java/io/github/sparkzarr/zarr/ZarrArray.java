@@ -164,7 +164,7 @@ public final class ZarrArray {
     }
     byte[] out = buffers.get(0, size);
     try {
-      intoCodec.decodeInto(stored, storedLength, out, size);
+      intoCodec.decodeInto(stored, storedLength, out, size, buffers);
     } catch (IOException | RuntimeException e) {
       throw decodeError(key, e);
     }

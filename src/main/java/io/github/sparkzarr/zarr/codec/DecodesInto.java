@@ -11,4 +11,13 @@ public interface DecodesInto {
    * @throws CodecException on corrupt or truncated data, or another decoded length
    */
   void decodeInto(byte[] input, int inputLength, byte[] out, int size) throws IOException;
+
+  /**
+   * The same, with {@code scratch} kept by the caller across chunks: buffer 1 is free for the
+   * codec's own use (buffer 0 may be {@code out}), so decoding allocates nothing per chunk.
+   */
+  default void decodeInto(byte[] input, int inputLength, byte[] out, int size, DecodeBuffers scratch)
+      throws IOException {
+    decodeInto(input, inputLength, out, size);
+  }
 }

@@ -99,6 +99,12 @@ public final class BloscCodec implements BytesCodec, DecodesInto {
     BloscDecoder.decodeInto(input, inputLength, out, size);
   }
 
+  @Override
+  public void decodeInto(byte[] input, int inputLength, byte[] out, int size, DecodeBuffers scratch)
+      throws CodecException {
+    BloscDecoder.decodeInto(input, inputLength, out, size, scratch);
+  }
+
   /**
    * Decodes a frame ({@code input[0, inputLength)}) of exactly {@code decodedSize} bytes and hands
    * it to {@code sink} block by block, in order, each while it is still in cache; blocks start and

@@ -51,15 +51,26 @@ final class BloscDecoder {
    */
   static void decodeInto(byte[] frame, int frameLength, byte[] out, int size)
       throws CodecException {
-    decodeWhole(frame, check(frame, frameLength, size), out);
+    decodeInto(frame, frameLength, out, size, null);
+  }
+
+  /** As {@link #decodeInto(byte[], int, byte[], int)}, a shuffled block held in scratch buffer 1. */
+  static void decodeInto(byte[] frame, int frameLength, byte[] out, int size, DecodeBuffers scratch)
+      throws CodecException {
+    decodeWhole(frame, check(frame, frameLength, size), out, scratch);
   }
 
   private static void decodeWhole(byte[] frame, BloscHeader header, byte[] out)
       throws CodecException {
+    decodeWhole(frame, header, out, null);
+  }
+
+  private static void decodeWhole(byte[] frame, BloscHeader header, byte[] out, DecodeBuffers scratch)
+      throws CodecException {
     if (header.nbytes() == 0) {
       return;
     }
-    BloscDecoder decoder = new BloscDecoder(frame, header, out, null, null);
+    BloscDecoder decoder = new BloscDecoder(frame, header, out, null, scratch);
     if (header.memcpyed()) {
       decoder.copyStored();
       return;
@@ -195,7 +206,9 @@ final class BloscDecoder {
     int targetOff = start;
     if (byteShuffled || bitShuffled) {
       if (shuffled == null) {
-        shuffled = buffers == null ? new byte[header.blockSize()] : buffers.get(0, header.blockSize());
+        // Decoding whole, buffer 0 may be the caller's output: the block waits in buffer 1.
+        shuffled = buffers == null ? new byte[header.blockSize()]
+            : buffers.get(out == null ? 0 : 1, header.blockSize());
       }
       target = shuffled;
       targetOff = 0;
