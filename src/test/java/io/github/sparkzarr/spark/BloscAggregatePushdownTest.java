@@ -103,7 +103,7 @@ class BloscAggregatePushdownTest extends SparkTestBase {
   @ValueSource(strings = {
       "SELECT sum(f), count(f), count(*), min(f), max(f), avg(f) FROM t",
       "SELECT sum(v), count(v), min(v), max(v), sum(m), count(m), min(m), max(m) FROM t",
-      "SELECT min(w), max(w), count(w), min(l), max(l), sum(b), min(b), max(b) FROM t",
+      "SELECT min(w), max(w), count(w), sum(w), avg(w), min(l), max(l), sum(b), min(b), max(b) FROM t",
       "SELECT y, sum(f), avg(v), sum(m), min(w), max(l), count(*) FROM t GROUP BY y",
       "SELECT x, sum(f), max(f), min(v), sum(v), count(m), avg(b) FROM t GROUP BY x",
       "SELECT y, x, count(v), sum(f), max(m), sum(b) FROM t GROUP BY y, x",
@@ -124,7 +124,7 @@ class BloscAggregatePushdownTest extends SparkTestBase {
   @ValueSource(strings = {
       "SELECT sum(f), count(f), min(v), max(v), sum(v), sum(m), count(*) FROM t WHERE y_index BETWEEN 3 AND 12 AND x_index >= 17 AND x_index < 52",
       "SELECT y, sum(f), max(l), sum(b), count(v) FROM t WHERE y <= 96.0 AND x > 7.25 AND x < 31.0 GROUP BY y",
-      "SELECT x_index, avg(f), min(w), sum(v) FROM t WHERE x_index IN (29, 30, 31, 32) AND y_index > 20 GROUP BY x_index",
+      "SELECT x_index, avg(f), min(w), sum(w), sum(v) FROM t WHERE x_index IN (29, 30, 31, 32) AND y_index > 20 GROUP BY x_index",
       "SELECT sum(f), sum(b), count(*) FROM t WHERE x_index = 45 AND y_index = 7",
   })
   void boxesInsideChunksAnswerAsSparkDoes(String sql) {

@@ -1,6 +1,7 @@
 package io.github.sparkzarr.spark.read;
 
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
+import org.apache.spark.sql.types.DataTypes;
 
 /** One aggregate's partial results, one per group slot. */
 interface Accumulator {
@@ -17,7 +18,7 @@ interface Accumulator {
     return switch (call.kind()) {
       case COUNT_ROWS -> new CountAccumulator(false);
       case COUNT -> new CountAccumulator(true);
-      case SUM -> new SumAccumulator();
+      case SUM -> call.resultType() == DataTypes.LongType ? new IntSumAccumulator() : new SumAccumulator();
       case MIN -> new ExtremeAccumulator(false, call.resultType());
       case MAX -> new ExtremeAccumulator(true, call.resultType());
     };

@@ -69,8 +69,16 @@ final class AggregatePlanner {
     }
     if (f instanceof Sum s && !s.isDistinct()) {
       OutputColumn col = variable(s.column());
-      return col != null && memoryType(col).kind() == DataType.Kind.FLOAT
-          ? new AggregateCall(AggregateCall.Kind.SUM, col.index(), DataTypes.DoubleType) : null;
+      if (col == null) {
+        return null;
+      }
+      DataType t = memoryType(col);
+      if (t.kind() == DataType.Kind.FLOAT) {
+        return new AggregateCall(AggregateCall.Kind.SUM, col.index(), DataTypes.DoubleType);
+      }
+      // int32 sums into a long as Spark's does; int64 ones can overflow it, so Spark keeps them.
+      return t.kind() == DataType.Kind.INT && t.size() == 4
+          ? new AggregateCall(AggregateCall.Kind.SUM, col.index(), DataTypes.LongType) : null;
     }
     if (f instanceof Min m) {
       OutputColumn col = variable(m.column());

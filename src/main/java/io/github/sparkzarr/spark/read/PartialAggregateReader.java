@@ -76,8 +76,8 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   }
 
   /**
-   * COUNT(v) beside SUM(v) (AVG, which Spark splits into the two) reads the counts the sum keeps,
-   * so the values are gone through once.
+   * COUNT(v) beside a floating-point SUM(v) (AVG, which Spark splits into the two) reads the counts
+   * the sum keeps, so the values are gone through once.
    */
   private void shareCounts(List<AggregateCall> calls) {
     for (int c = 0; c < calls.size(); c++) {
@@ -85,8 +85,9 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
         continue;
       }
       for (int s = 0; s < calls.size(); s++) {
-        if (calls.get(s).kind() == AggregateCall.Kind.SUM && calls.get(s).variable() == calls.get(c).variable()) {
-          accumulators[c] = new CountAccumulator.OfSum((SumAccumulator) accumulators[s]);
+        if (calls.get(s).kind() == AggregateCall.Kind.SUM && calls.get(s).variable() == calls.get(c).variable()
+            && accumulators[s] instanceof SumAccumulator sum) {
+          accumulators[c] = new CountAccumulator.OfSum(sum);
           break;
         }
       }

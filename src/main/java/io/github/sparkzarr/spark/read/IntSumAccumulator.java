@@ -1,0 +1,65 @@
+package io.github.sparkzarr.spark.read;
+
+import java.util.Arrays;
+import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
+
+/**
+ * SUM of an int32 variable as Spark's partial SUM keeps it: a long per group, missing values
+ * skipped, null when a group has no value. One call adds fewer than 2^31 values, whose sum cannot
+ * leave a long; adding it to the group's total is checked, and an overflow is an error, as under
+ * Spark's ANSI rules (its default), never a wrapped total.
+ */
+final class IntSumAccumulator implements Accumulator {
+  private long[] sums = new long[0];
+  private long[] counts = new long[0];
+
+  @Override
+  public void ensure(int slots) {
+    if (slots > counts.length) {
+      int capacity = Accumulator.grow(counts.length, slots);
+      sums = Arrays.copyOf(sums, capacity);
+      counts = Arrays.copyOf(counts, capacity);
+    }
+  }
+
+  @Override
+  public void add(NumericChunk chunk, int from, int n, int slot) {
+    if (chunk.layout != NumericChunk.Layout.INT32) {
+      throw new IllegalStateException("an int32 SUM was given " + chunk.layout + " values");
+    }
+    long sum = 0;
+    int added = n;
+    int end = from + n;
+    if (chunk.masksValues()) {
+      for (int i = from; i < end; i++) {
+        if (chunk.isMissing(i)) {
+          added--;
+        } else {
+          sum += chunk.intAt(i);
+        }
+      }
+    } else {
+      for (int i = from; i < end; i++) {
+        sum += chunk.intAt(i);
+      }
+    }
+    try {
+      sums[slot] = Math.addExact(sums[slot], sum);
+    } catch (ArithmeticException e) {
+      throw new ArithmeticException("long overflow in SUM of an int32 variable, computed in the Zarr "
+          + "scan (Spark's ANSI rules fail the same way; option pushDownAggregate=false lets Spark sum)");
+    }
+    counts[slot] += added;
+  }
+
+  @Override
+  public void write(WritableColumnVector out, int slots) {
+    for (int s = 0; s < slots; s++) {
+      if (counts[s] == 0) {
+        out.putNull(s);
+      } else {
+        out.putLong(s, sums[s]);
+      }
+    }
+  }
+}
