@@ -29,7 +29,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * on both dimensions: v float64 (fill -1, masked, some values -1, chunk 1.1 never written), f
  * float32 (fill NaN, masked, some NaN values, chunk 0.2 never written), w int32 (no fill value), k
  * int32 (fill 7, masked, some values 7, chunk 2.3 never written, values near the int32 limits),
- * and g float32 on a different chunk grid (4 x 9), which the scan reads by region.
+ * g float32 on a different chunk grid (4 x 9), which the scan reads by region, and the small and
+ * unsigned integers images and counts use: b int8, u uint8 (fill 255, masked), h int16, q uint16
+ * (fill 0, masked, chunk 0.0 never written), and n uint32 (values above 2^31).
  */
 class AggregatePushdownTest extends SparkTestBase {
   private static String store;
@@ -49,6 +51,11 @@ class AggregatePushdownTest extends SparkTestBase {
     ZarrArray w = array(s, "w", "<i4", shape, new int[] {5, 7}, dims, null);
     ZarrArray g = array(s, "g", "<f4", shape, new int[] {4, 9}, dims, Double.NaN);
     ZarrArray k = array(s, "k", "<i4", shape, new int[] {5, 7}, dims, 7.0);
+    ZarrArray b = array(s, "b", "|i1", shape, new int[] {5, 7}, dims, null);
+    ZarrArray u = array(s, "u", "|u1", shape, new int[] {5, 7}, dims, 255.0);
+    ZarrArray h = array(s, "h", "<i2", shape, new int[] {5, 7}, dims, null);
+    ZarrArray q = array(s, "q", "<u2", shape, new int[] {5, 7}, dims, 0.0);
+    ZarrArray n = array(s, "n", "<u4", shape, new int[] {5, 7}, dims, null);
     ZarrPushdownTest.writeAll(y, (i, j) -> 100.0 - i);
     ZarrPushdownTest.writeAll(x, (i, j) -> i * 0.5);
     ZarrPushdownTest.writeAll(v, (i, j) -> (i + j) % 11 == 0 ? -1 : i * 1000.0 + j / 3.0);
@@ -56,9 +63,15 @@ class AggregatePushdownTest extends SparkTestBase {
     ZarrPushdownTest.writeAll(w, (i, j) -> i * j - 50);
     ZarrPushdownTest.writeAll(g, (i, j) -> i + j * 0.1);
     ZarrPushdownTest.writeAll(k, (i, j) -> (i + 2 * j) % 9 == 0 ? 7 : j % 2 == 0 ? Integer.MAX_VALUE - i : Integer.MIN_VALUE + j);
+    ZarrPushdownTest.writeAll(b, (i, j) -> (i * 7 + j * 13) % 256 - 128);
+    ZarrPushdownTest.writeAll(u, (i, j) -> (i * 11 + j * 5) % 256);
+    ZarrPushdownTest.writeAll(h, (i, j) -> (i * 3001 + j * 977) % 65536 - 32768);
+    ZarrPushdownTest.writeAll(q, (i, j) -> (i * 2999 + j * 1013) % 65536);
+    ZarrPushdownTest.writeAll(n, (i, j) -> 4294967295L - i * 1000003L - j);
     s.delete("v/1.1");
     s.delete("f/0.2");
     s.delete("k/2.3");
+    s.delete("q/0.0");
     ZarrHierarchy.consolidateV2(s);
     dir.toFile().deleteOnExit();
   }
@@ -101,6 +114,10 @@ class AggregatePushdownTest extends SparkTestBase {
       "SELECT sum(w), avg(w), sum(k), avg(k), count(k), min(k), max(k) FROM t",
       "SELECT y, sum(k), avg(k), sum(w) FROM t GROUP BY y",
       "SELECT x, sum(k), count(k) FROM t WHERE y_index BETWEEN 3 AND 17 AND x > 2 GROUP BY x",
+      "SELECT sum(b), min(b), max(b), avg(b), sum(u), min(u), max(u), count(u), avg(u) FROM t",
+      "SELECT sum(h), min(h), max(h), sum(q), min(q), max(q), count(q), sum(n), min(n), max(n), avg(n) FROM t",
+      "SELECT y, max(u), min(q), sum(h), avg(n), count(u) FROM t GROUP BY y",
+      "SELECT x_index, sum(q), max(b), min(n) FROM t WHERE y_index >= 4 AND x_index < 22 GROUP BY x_index",
   })
   void pushedAggregatesAnswerAsSparkDoes(String sql) {
     Dataset<Row> on = query(sql, true);

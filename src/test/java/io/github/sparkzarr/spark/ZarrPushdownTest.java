@@ -96,7 +96,11 @@ class ZarrPushdownTest extends SparkTestBase {
           if (md.dataType().kind() == DataType.Kind.FLOAT && md.dataType().size() == 4) {
             b.putFloat((float) val);
           } else if (md.dataType().size() == 4) {
-            b.putInt((int) val);
+            b.putInt((int) (long) val); // uint32 values above 2^31 keep their bits
+          } else if (md.dataType().size() == 2) {
+            b.putShort((short) (long) val);
+          } else if (md.dataType().size() == 1) {
+            b.put((byte) (long) val);
           } else {
             b.putDouble(val);
           }

@@ -76,8 +76,10 @@ final class AggregatePlanner {
       if (t.kind() == DataType.Kind.FLOAT) {
         return new AggregateCall(AggregateCall.Kind.SUM, col.index(), DataTypes.DoubleType);
       }
-      // int32 sums into a long as Spark's does; int64 ones can overflow it, so Spark keeps them.
-      return t.kind() == DataType.Kind.INT && t.size() == 4
+      // Integers up to 32 bits sum into a long as Spark's do; int64 ones can overflow it, so
+      // Spark keeps them.
+      boolean integer = t.kind() == DataType.Kind.INT || t.kind() == DataType.Kind.UINT;
+      return integer && t.size() <= 4
           ? new AggregateCall(AggregateCall.Kind.SUM, col.index(), DataTypes.LongType) : null;
     }
     if (f instanceof Min m) {
@@ -97,10 +99,10 @@ final class AggregatePlanner {
     return c != null && c.kind() == OutputColumn.Kind.VARIABLE && readable(c) ? c : null;
   }
 
-  /** Over every dimension in order (not broadcast), and read in place. */
+  /** Over every dimension in order (not broadcast), and read in place by aggregates. */
   private boolean readable(OutputColumn c) {
     DatasetView.Variable v = view.variables().get(c.index());
-    return v.coversAll(view.rank()) && NumericChunk.supports(memoryType(c), v.cf());
+    return v.coversAll(view.rank()) && NumericChunk.supportsAggregates(memoryType(c), v.cf());
   }
 
   private DataType memoryType(OutputColumn c) {

@@ -47,7 +47,7 @@ final class ExtremeAccumulator implements Accumulator {
     boolean floats = chunk.layout.isFloat();
     int i = from;
     int whole = n - n % LaneExtremes.LANES;
-    if (kernels != null && !chunk.masksValues() && whole > 0) {
+    if (kernels != null && !chunk.masksValues() && whole > 0 && chunk.layout.hasLanes()) {
       if (floats) {
         nans[0] = 0;
         double extreme = kernels.extreme(chunk, from, whole, max, nans);
@@ -105,6 +105,10 @@ final class ExtremeAccumulator implements Accumulator {
         out.putDouble(s, floating[s]);
       } else if (resultType.equals(DataTypes.IntegerType)) {
         out.putInt(s, (int) integral[s]);
+      } else if (resultType.equals(DataTypes.ShortType)) {
+        out.putShort(s, (short) integral[s]);
+      } else if (resultType.equals(DataTypes.ByteType)) {
+        out.putByte(s, (byte) integral[s]);
       } else {
         out.putLong(s, integral[s]);
       }

@@ -4,10 +4,10 @@ import java.util.Arrays;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 
 /**
- * SUM of an int32 variable as Spark's partial SUM keeps it: a long per group, missing values
- * skipped, null when a group has no value. One call adds fewer than 2^31 values, whose sum cannot
- * leave a long; adding it to the group's total is checked, and an overflow is an error, as under
- * Spark's ANSI rules (its default), never a wrapped total.
+ * SUM of an integer variable of up to 32 bits (signed or not) as Spark's partial SUM keeps it: a
+ * long per group, missing values skipped, null when a group has no value. One call adds fewer than
+ * 2^31 values, whose sum cannot leave a long; adding it to the group's total is checked, and an
+ * overflow is an error, as under Spark's ANSI rules (its default), never a wrapped total.
  */
 final class IntSumAccumulator implements Accumulator {
   private long[] sums = new long[0];
@@ -24,8 +24,8 @@ final class IntSumAccumulator implements Accumulator {
 
   @Override
   public void add(NumericChunk chunk, int from, int n, int slot) {
-    if (chunk.layout != NumericChunk.Layout.INT32) {
-      throw new IllegalStateException("an int32 SUM was given " + chunk.layout + " values");
+    if (chunk.layout.isFloat() || chunk.layout == NumericChunk.Layout.INT64) {
+      throw new IllegalStateException("an integer SUM was given " + chunk.layout + " values");
     }
     long sum = 0;
     int added = n;
@@ -35,18 +35,22 @@ final class IntSumAccumulator implements Accumulator {
         if (chunk.isMissing(i)) {
           added--;
         } else {
-          sum += chunk.intAt(i);
+          sum += chunk.integralAt(i);
         }
+      }
+    } else if (chunk.layout == NumericChunk.Layout.INT32) {
+      for (int i = from; i < end; i++) {
+        sum += chunk.intAt(i);
       }
     } else {
       for (int i = from; i < end; i++) {
-        sum += chunk.intAt(i);
+        sum += chunk.integralAt(i);
       }
     }
     try {
       sums[slot] = Math.addExact(sums[slot], sum);
     } catch (ArithmeticException e) {
-      throw new ArithmeticException("long overflow in SUM of an int32 variable, computed in the Zarr "
+      throw new ArithmeticException("long overflow in SUM of an integer variable, computed in the Zarr "
           + "scan (Spark's ANSI rules fail the same way; option pushDownAggregate=false lets Spark sum)");
     }
     counts[slot] += added;

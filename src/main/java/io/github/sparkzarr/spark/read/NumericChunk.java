@@ -17,12 +17,20 @@ final class NumericChunk {
   private static final VarHandle FLOAT = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle DOUBLE = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
 
-  /** The four element layouts read in place. */
+  /**
+   * The element layouts read in place: the first four by columns and aggregates, the others
+   * (1- and 2-byte integers, uint32: images, counts) by aggregates only.
+   */
   enum Layout {
-    INT32, INT64, FLOAT32, FLOAT64;
+    INT32, INT64, FLOAT32, FLOAT64, INT8, UINT8, INT16, UINT16, UINT32;
 
     boolean isFloat() {
       return this == FLOAT32 || this == FLOAT64;
+    }
+
+    /** Whether the SIMD lane kernels read this layout. */
+    boolean hasLanes() {
+      return ordinal() <= FLOAT64.ordinal();
     }
   }
 
@@ -76,12 +84,24 @@ final class NumericChunk {
     return numeric && (cf == null || (!cf.scaled() && cf.time() == null));
   }
 
+  /**
+   * Whether aggregates computed in the scan can read a variable in place: what {@link #supports}
+   * says, and 1- and 2-byte integers and uint32, signed or not (whose values a long holds).
+   */
+  static boolean supportsAggregates(DataType t, CfDecoding cf) {
+    boolean integer = t.kind() == DataType.Kind.INT || t.kind() == DataType.Kind.UINT;
+    boolean small = integer && (t.size() == 1 || t.size() == 2 || t.kind() == DataType.Kind.UINT && t.size() == 4);
+    return supports(t, cf) || small && (cf == null || (!cf.scaled() && cf.time() == null));
+  }
+
   private static Layout layoutOf(DataType t) {
-    boolean isFloat = t.kind() == DataType.Kind.FLOAT;
-    if (t.size() == 4) {
-      return isFloat ? Layout.FLOAT32 : Layout.INT32;
-    }
-    return isFloat ? Layout.FLOAT64 : Layout.INT64;
+    boolean unsigned = t.kind() == DataType.Kind.UINT;
+    return switch (t.size()) {
+      case 1 -> unsigned ? Layout.UINT8 : Layout.INT8;
+      case 2 -> unsigned ? Layout.UINT16 : Layout.INT16;
+      case 4 -> t.kind() == DataType.Kind.FLOAT ? Layout.FLOAT32 : unsigned ? Layout.UINT32 : Layout.INT32;
+      default -> t.kind() == DataType.Kind.FLOAT ? Layout.FLOAT64 : Layout.INT64;
+    };
   }
 
   int intAt(int i) {
@@ -120,7 +140,21 @@ final class NumericChunk {
 
   /** Element {@code i} widened to long (integer layouts only). */
   long integralAt(int i) {
-    return layout == Layout.INT32 ? intAt(i) : longAt(i);
+    return switch (layout) {
+      case INT32 -> intAt(i);
+      case UINT32 -> intAt(i) & 0xFFFFFFFFL;
+      case INT8 -> bytes[offset + i];
+      case UINT8 -> bytes[offset + i] & 0xFF;
+      case INT16 -> shortAt(i);
+      case UINT16 -> shortAt(i) & 0xFFFF;
+      default -> longAt(i);
+    };
+  }
+
+  /** The 2 bytes of element {@code i}; 2-byte elements are never handed over byte-shuffled. */
+  private short shortAt(int i) {
+    int p = offset + 2 * i;
+    return (short) ((bytes[p] & 0xFF) | bytes[p + 1] << 8);
   }
 
   /** Element {@code i} widened to double (float layouts only). */
