@@ -2,6 +2,7 @@ package io.github.sparkzarr.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkzarr.zarr.ZarrArray;
@@ -31,7 +32,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * int32 (fill 7, masked, some values 7, chunk 2.3 never written, values near the int32 limits),
  * g float32 on a different chunk grid (4 x 9), which the scan reads by region, and the small and
  * unsigned integers images and counts use: b int8, u uint8 (fill 255, masked), h int16, q uint16
- * (fill 0, masked, chunk 0.0 never written), and n uint32 (values above 2^31).
+ * (fill 0, masked, chunk 0.0 never written), n uint32 (values above 2^31), l int64 (values near
+ * 2^58 of both signs) and o int64 (values near 2^62, whose sum overflows a long).
  */
 class AggregatePushdownTest extends SparkTestBase {
   private static String store;
@@ -56,6 +58,8 @@ class AggregatePushdownTest extends SparkTestBase {
     ZarrArray h = array(s, "h", "<i2", shape, new int[] {5, 7}, dims, null);
     ZarrArray q = array(s, "q", "<u2", shape, new int[] {5, 7}, dims, 0.0);
     ZarrArray n = array(s, "n", "<u4", shape, new int[] {5, 7}, dims, null);
+    ZarrArray l = array(s, "l", "<i8", shape, new int[] {5, 7}, dims, null);
+    ZarrArray o = array(s, "o", "<i8", shape, new int[] {5, 7}, dims, null);
     ZarrPushdownTest.writeAll(y, (i, j) -> 100.0 - i);
     ZarrPushdownTest.writeAll(x, (i, j) -> i * 0.5);
     ZarrPushdownTest.writeAll(v, (i, j) -> (i + j) % 11 == 0 ? -1 : i * 1000.0 + j / 3.0);
@@ -68,6 +72,8 @@ class AggregatePushdownTest extends SparkTestBase {
     ZarrPushdownTest.writeAll(h, (i, j) -> (i * 3001 + j * 977) % 65536 - 32768);
     ZarrPushdownTest.writeAll(q, (i, j) -> (i * 2999 + j * 1013) % 65536);
     ZarrPushdownTest.writeAll(n, (i, j) -> 4294967295L - i * 1000003L - j);
+    ZarrPushdownTest.writeAll(l, (i, j) -> (i + j) % 3 == 0 ? (1L << 58) + i * 4096 : -(1L << 57) - j * 8192);
+    ZarrPushdownTest.writeAll(o, (i, j) -> (1L << 62) + i * 4096);
     s.delete("v/1.1");
     s.delete("f/0.2");
     s.delete("k/2.3");
@@ -125,6 +131,45 @@ class AggregatePushdownTest extends SparkTestBase {
     List<Row> expected = sorted(query(sql, false));
     assertFalse(pushed(query(sql, false)));
     assertRowsEqual(expected, sorted(on), sql);
+  }
+
+  /**
+   * int64 sums are computed in the scan only under Spark's ANSI rules (Spark 4's default, not 3.5's),
+   * where an overflow fails in the scan as it fails in Spark; without them Spark wraps the total
+   * and keeps the sum.
+   */
+  @Test
+  void int64SumsAreComputedInTheScanOnlyUnderAnsiRules() {
+    String sql = "SELECT sum(l), avg(l), min(l), max(l) FROM t";
+    String grouped = "SELECT x, sum(l) FROM t WHERE y_index < 20 GROUP BY x";
+    String overflow = "SELECT sum(o) FROM t";
+    String previous = spark().conf().get("spark.sql.ansi.enabled");
+    try {
+      spark().conf().set("spark.sql.ansi.enabled", "true");
+      for (String q : new String[] {sql, grouped}) {
+        Dataset<Row> on = query(q, true);
+        assertTrue(pushed(on), q);
+        assertRowsEqual(sorted(query(q, false)), sorted(on), q);
+      }
+      assertTrue(pushed(query(overflow, true)));
+      Exception inScan = assertThrows(Exception.class, () -> query(overflow, true).collectAsList());
+      assertTrue(rootMessage(inScan).contains("long overflow in SUM"), rootMessage(inScan));
+      assertThrows(Exception.class, () -> query(overflow, false).collectAsList());
+      spark().conf().set("spark.sql.ansi.enabled", "false");
+      Dataset<Row> off = query(overflow, true);
+      assertFalse(pushed(off), "without ANSI rules Spark keeps int64 sums");
+      assertRowsEqual(query(overflow, false).collectAsList(), off.collectAsList(), overflow);
+    } finally {
+      spark().conf().set("spark.sql.ansi.enabled", previous);
+    }
+  }
+
+  private static String rootMessage(Throwable t) {
+    StringBuilder all = new StringBuilder();
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      all.append(c.getMessage()).append(" | ");
+    }
+    return all.toString();
   }
 
   @Test

@@ -101,6 +101,8 @@ class ZarrPushdownTest extends SparkTestBase {
             b.putShort((short) (long) val);
           } else if (md.dataType().size() == 1) {
             b.put((byte) (long) val);
+          } else if (md.dataType().kind() == DataType.Kind.INT) {
+            b.putLong((long) val);
           } else {
             b.putDouble(val);
           }

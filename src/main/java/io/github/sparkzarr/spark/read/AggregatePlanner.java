@@ -18,17 +18,21 @@ import org.apache.spark.sql.types.DataTypes;
 
 /**
  * Decides whether the scan can compute an aggregation partially: COUNT, SUM, MIN and MAX of
- * numeric variables read in place (SUM of floating-point ones only: integer sums overflow by
- * Spark's ANSI rules, which the scan does not reproduce), grouped by dimension columns. AVG comes
- * as SUM and COUNT: Spark splits it when the pushdown is partial.
+ * numeric variables read in place, grouped by dimension columns. Integer SUMs are longs, as
+ * Spark's; int64 ones only under ANSI rules, where an overflow fails as it does in Spark (without
+ * them Spark wraps the total, which the scan does not reproduce). AVG comes as SUM and COUNT: Spark
+ * splits it when the pushdown is partial.
  */
 final class AggregatePlanner {
   private final DatasetView view;
   private final Function<String, OutputColumn> columns;
+  private final boolean ansi;
 
-  AggregatePlanner(DatasetView view, Function<String, OutputColumn> columns) {
+  /** @param ansi whether Spark's ANSI rules are on (spark.sql.ansi.enabled) */
+  AggregatePlanner(DatasetView view, Function<String, OutputColumn> columns, boolean ansi) {
     this.view = view;
     this.columns = columns;
+    this.ansi = ansi;
   }
 
   /** The partial aggregation, or null when any part of it cannot be computed in the scan. */
@@ -76,10 +80,8 @@ final class AggregatePlanner {
       if (t.kind() == DataType.Kind.FLOAT) {
         return new AggregateCall(AggregateCall.Kind.SUM, col.index(), DataTypes.DoubleType);
       }
-      // Integers up to 32 bits sum into a long as Spark's do; int64 ones can overflow it, so
-      // Spark keeps them.
       boolean integer = t.kind() == DataType.Kind.INT || t.kind() == DataType.Kind.UINT;
-      return integer && t.size() <= 4
+      return integer && (t.size() <= 4 || ansi)
           ? new AggregateCall(AggregateCall.Kind.SUM, col.index(), DataTypes.LongType) : null;
     }
     if (f instanceof Min m) {

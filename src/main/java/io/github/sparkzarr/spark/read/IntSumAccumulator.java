@@ -4,10 +4,11 @@ import java.util.Arrays;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 
 /**
- * SUM of an integer variable of up to 32 bits (signed or not) as Spark's partial SUM keeps it: a
- * long per group, missing values skipped, null when a group has no value. One call adds fewer than
- * 2^31 values, whose sum cannot leave a long; adding it to the group's total is checked, and an
- * overflow is an error, as under Spark's ANSI rules (its default), never a wrapped total.
+ * SUM of an integer variable as Spark's partial SUM keeps it: a long per group, missing values
+ * skipped, null when a group has no value. One call adds fewer than 2^31 values of up to 32 bits,
+ * whose sum cannot leave a long, so only its addition to the group's total is checked; int64 values
+ * are checked one by one. An overflow is an error, as under Spark's ANSI rules, never a wrapped
+ * total (the scan sums int64 variables only when those rules are on).
  */
 final class IntSumAccumulator implements Accumulator {
   private long[] sums = new long[0];
@@ -24,30 +25,39 @@ final class IntSumAccumulator implements Accumulator {
 
   @Override
   public void add(NumericChunk chunk, int from, int n, int slot) {
-    if (chunk.layout.isFloat() || chunk.layout == NumericChunk.Layout.INT64) {
+    if (chunk.layout.isFloat()) {
       throw new IllegalStateException("an integer SUM was given " + chunk.layout + " values");
     }
     long sum = 0;
     int added = n;
     int end = from + n;
-    if (chunk.masksValues()) {
-      for (int i = from; i < end; i++) {
-        if (chunk.isMissing(i)) {
-          added--;
-        } else {
+    try {
+      if (chunk.layout == NumericChunk.Layout.INT64) {
+        // int64 values can leave a long within a call: every addition is checked.
+        for (int i = from; i < end; i++) {
+          if (chunk.masksValues() && chunk.isMissing(i)) {
+            added--;
+          } else {
+            sum = Math.addExact(sum, chunk.longAt(i));
+          }
+        }
+      } else if (chunk.masksValues()) {
+        for (int i = from; i < end; i++) {
+          if (chunk.isMissing(i)) {
+            added--;
+          } else {
+            sum += chunk.integralAt(i);
+          }
+        }
+      } else if (chunk.layout == NumericChunk.Layout.INT32) {
+        for (int i = from; i < end; i++) {
+          sum += chunk.intAt(i);
+        }
+      } else {
+        for (int i = from; i < end; i++) {
           sum += chunk.integralAt(i);
         }
       }
-    } else if (chunk.layout == NumericChunk.Layout.INT32) {
-      for (int i = from; i < end; i++) {
-        sum += chunk.intAt(i);
-      }
-    } else {
-      for (int i = from; i < end; i++) {
-        sum += chunk.integralAt(i);
-      }
-    }
-    try {
       sums[slot] = Math.addExact(sums[slot], sum);
     } catch (ArithmeticException e) {
       throw new ArithmeticException("long overflow in SUM of an integer variable, computed in the Zarr "

@@ -23,6 +23,7 @@ import org.apache.spark.sql.connector.read.SupportsPushDownAggregates;
 import org.apache.spark.sql.connector.read.SupportsPushDownLimit;
 import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
 import org.apache.spark.sql.connector.read.SupportsPushDownV2Filters;
+import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
@@ -210,7 +211,7 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
         return null;
       }
     }
-    return new AggregatePlanner(view, this::column).plan(aggregation);
+    return new AggregatePlanner(view, this::column, SQLConf.get().ansiEnabled()).plan(aggregation);
   }
 
   /** COUNT(*), COUNT and MIN/MAX of dimension columns, from metadata alone; null if not possible. */
