@@ -30,33 +30,17 @@ final class IntSumAccumulator implements Accumulator {
     }
     long sum = 0;
     int added = n;
-    int end = from + n;
+    boolean masks = chunk.masksValues();
+    // int64 values can leave a long within a call: each of their additions is checked.
+    boolean checkEach = chunk.layout == NumericChunk.Layout.INT64;
     try {
-      if (chunk.layout == NumericChunk.Layout.INT64) {
-        // int64 values can leave a long within a call: every addition is checked.
-        for (int i = from; i < end; i++) {
-          if (chunk.masksValues() && chunk.isMissing(i)) {
-            added--;
-          } else {
-            sum = Math.addExact(sum, chunk.longAt(i));
-          }
+      for (int i = from; i < from + n; i++) {
+        if (masks && chunk.isMissing(i)) {
+          added--;
+          continue;
         }
-      } else if (chunk.masksValues()) {
-        for (int i = from; i < end; i++) {
-          if (chunk.isMissing(i)) {
-            added--;
-          } else {
-            sum += chunk.integralAt(i);
-          }
-        }
-      } else if (chunk.layout == NumericChunk.Layout.INT32) {
-        for (int i = from; i < end; i++) {
-          sum += chunk.intAt(i);
-        }
-      } else {
-        for (int i = from; i < end; i++) {
-          sum += chunk.integralAt(i);
-        }
+        long v = chunk.integralAt(i);
+        sum = checkEach ? Math.addExact(sum, v) : sum + v;
       }
       sums[slot] = Math.addExact(sums[slot], sum);
     } catch (ArithmeticException e) {

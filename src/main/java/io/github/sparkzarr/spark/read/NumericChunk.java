@@ -81,7 +81,12 @@ final class NumericChunk {
   static boolean supports(DataType t, CfDecoding cf) {
     boolean numeric = (t.kind() == DataType.Kind.INT || t.kind() == DataType.Kind.FLOAT)
         && (t.size() == 4 || t.size() == 8);
-    return numeric && (cf == null || (!cf.scaled() && cf.time() == null));
+    return numeric && storedValues(cf);
+  }
+
+  /** Whether the values read are the stored ones: no scaling or time decoding (masking is fine). */
+  private static boolean storedValues(CfDecoding cf) {
+    return cf == null || (!cf.scaled() && cf.time() == null);
   }
 
   /**
@@ -91,7 +96,7 @@ final class NumericChunk {
   static boolean supportsAggregates(DataType t, CfDecoding cf) {
     boolean integer = t.kind() == DataType.Kind.INT || t.kind() == DataType.Kind.UINT;
     boolean small = integer && (t.size() == 1 || t.size() == 2 || t.kind() == DataType.Kind.UINT && t.size() == 4);
-    return supports(t, cf) || small && (cf == null || (!cf.scaled() && cf.time() == null));
+    return supports(t, cf) || small && storedValues(cf);
   }
 
   private static Layout layoutOf(DataType t) {

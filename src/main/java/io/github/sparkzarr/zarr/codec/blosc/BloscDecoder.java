@@ -41,7 +41,7 @@ final class BloscDecoder {
   static byte[] decode(byte[] frame, int decodedSize) throws CodecException {
     BloscHeader header = check(frame, frame.length, decodedSize);
     byte[] out = new byte[header.nbytes()];
-    decodeWhole(frame, header, out);
+    decodeWhole(frame, header, out, null);
     return out;
   }
 
@@ -58,11 +58,6 @@ final class BloscDecoder {
   static void decodeInto(byte[] frame, int frameLength, byte[] out, int size, DecodeBuffers scratch)
       throws CodecException {
     decodeWhole(frame, check(frame, frameLength, size), out, scratch);
-  }
-
-  private static void decodeWhole(byte[] frame, BloscHeader header, byte[] out)
-      throws CodecException {
-    decodeWhole(frame, header, out, null);
   }
 
   private static void decodeWhole(byte[] frame, BloscHeader header, byte[] out, DecodeBuffers scratch)
