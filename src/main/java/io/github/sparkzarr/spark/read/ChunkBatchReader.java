@@ -68,7 +68,7 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
         Variable v = view.variables().get(c.index());
         variables[c.index()] = v.array().open(store);
         variableWriters[c.index()] = ValueWriters.of(variables[c.index()].memoryType(), v.cf());
-        decodeBuffers[c.index()] = new DecodeBuffers();
+        decodeBuffers[c.index()] = DecodeBuffers.borrow();
       } else if (c.kind() == OutputColumn.Kind.DIMENSION && view.dims().get(c.index()).coordinate() != null) {
         Dimension d = view.dims().get(c.index());
         coordinates[c.index()] = d.coordinate().open(store);
@@ -325,6 +325,11 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
   @Override
   public void close() throws IOException {
     closeCurrent();
+    for (DecodeBuffers b : decodeBuffers) {
+      if (b != null) {
+        b.release();
+      }
+    }
     store.close();
   }
 

@@ -42,8 +42,8 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   /** The dimension of each GROUP BY column. */
   private final int[] groupDims;
   private final GroupSlots slots = new GroupSlots();
-  /** Scratch for decoding block by block, reused across the partition's chunks. */
-  private final DecodeBuffers buffers = new DecodeBuffers();
+  /** Scratch for decoding block by block, reused across the partition's chunks and tasks. */
+  private final DecodeBuffers buffers = DecodeBuffers.borrow();
   private long decodeNanos;
   private ColumnarBatch result;
   private boolean done;
@@ -261,6 +261,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     if (result != null) {
       result.close();
     }
+    buffers.release();
     store.close();
   }
 
