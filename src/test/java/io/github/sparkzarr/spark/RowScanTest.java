@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.sparkzarr.zarr.ZarrArray;
 import io.github.sparkzarr.zarr.ZarrHierarchy;
 import io.github.sparkzarr.zarr.codec.BytesCodec;
+import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
 import io.github.sparkzarr.zarr.codec.blosc.BloscCname;
 import io.github.sparkzarr.zarr.codec.blosc.BloscCodec;
@@ -28,6 +29,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.functions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -102,5 +104,24 @@ class RowScanTest extends SparkTestBase {
       assertEquals(i * 1000 + j, row.getInt(5), at);
     }
     assertEquals(rows.size(), rows.stream().map(r -> r.getLong(0) * 10 + r.getLong(1)).distinct().count());
+  }
+
+  @Test
+  void laterScansDecodeIntoBuffersEarlierTasksReleased() {
+    Dataset<Row> df = spark().read().format("zarr").load(store);
+    Runnable scans = () -> {
+      df.agg(functions.sum("r"), functions.max("z")).collectAsList(); // aggregates in the scan
+      df.select("r", "z").collectAsList(); // rows
+    };
+    scans.run();
+    long before = DecodeBuffers.created();
+    for (int i = 0; i < 5; i++) {
+      scans.run();
+    }
+    // Without reuse each of the 5 rounds makes at least 3 sets: one for the aggregating task, one
+    // per variable for the task returning rows. With reuse, only more tasks at once than before
+    // would need new sets (local[2]: at most 2 tasks reading 2 variables each).
+    long made = DecodeBuffers.created() - before;
+    assertTrue(made <= 4, made + " sets made in 5 rounds");
   }
 }

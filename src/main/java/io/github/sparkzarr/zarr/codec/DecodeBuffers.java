@@ -3,6 +3,7 @@ package io.github.sparkzarr.zarr.codec;
 import io.github.sparkzarr.zarr.store.ReadBuffer;
 import java.lang.ref.SoftReference;
 import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Scratch buffers a caller keeps across chunks (one per task), so that reading and decoding
@@ -16,6 +17,7 @@ import java.util.ArrayDeque;
  */
 public final class DecodeBuffers {
   private static final ArrayDeque<SoftReference<DecodeBuffers>> IDLE = new ArrayDeque<>();
+  private static final AtomicLong CREATED = new AtomicLong();
 
   private final byte[][] buffers = new byte[2][];
   private final ReadBuffer stored = new ReadBuffer();
@@ -31,6 +33,7 @@ public final class DecodeBuffers {
     }
     if (b == null) {
       b = new DecodeBuffers();
+      CREATED.incrementAndGet();
     }
     b.lent = true;
     return b;
@@ -48,6 +51,11 @@ public final class DecodeBuffers {
     synchronized (IDLE) {
       IDLE.push(new SoftReference<>(this));
     }
+  }
+
+  /** How many sets {@link #borrow} has made in this JVM: reused sets are not counted. */
+  public static long created() {
+    return CREATED.get();
   }
 
   /** Where a chunk's stored bytes are read. */
