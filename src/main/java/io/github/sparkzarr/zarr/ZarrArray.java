@@ -37,50 +37,14 @@ public final class ZarrArray {
   private final Store store;
   private final String path;
   private final ArrayMetadata metadata;
-  /** The chain's only codec when chunks can be decoded block by block, else null. */
-  private final BloscCodec blockCodec;
-  /** The chain's only codec when it can decode into a reused buffer, else null. */
-  private final DecodesInto intoCodec;
-  /** Whether stored chunks are already the decoded bytes (no compressor, no filter, no swap). */
-  private final boolean storedAsDecoded;
+  /** How chunks are decoded in scans. */
+  private final ChunkDecoding decoding;
 
   public ZarrArray(Store store, String path, ArrayMetadata metadata) {
     this.store = store;
     this.path = StoreKeys.normalizePath(path);
     this.metadata = metadata;
-    boolean plain = isPlainChain(metadata);
-    BytesCodec compressor = plain ? compressorOf(metadata.codec()) : null;
-    this.storedAsDecoded = plain && compressor == null;
-    this.blockCodec = compressor instanceof BloscCodec b ? b : null;
-    this.intoCodec = compressor instanceof DecodesInto d ? d : null;
-  }
-
-  /**
-   * Whether the chain on fixed-size little-endian elements in C order is at most one compressor:
-   * v2 with no filters; v3 with the little-endian "bytes" codec and at most one bytes-to-bytes
-   * codec.
-   */
-  private static boolean isPlainChain(ArrayMetadata md) {
-    DataType t = md.dataType();
-    if (t.isVariableLength() || t.needsSwap() && t.size() > 1) {
-      return false;
-    }
-    ChunkCodec codec = md.codec();
-    if (codec instanceof V2ChunkCodec v2) {
-      return v2.filters().isEmpty() && (!v2.fortranOrder() || md.rank() <= 1);
-    }
-    return codec instanceof V3ChunkCodec v3 && v3.arrayCodecs().isEmpty()
-        && v3.bytesCodecs().size() <= 1 && v3.serializer() instanceof EndianCodec e
-        && (e.order() == ByteOrder.LITTLE_ENDIAN || e.order() == null && t.size() == 1);
-  }
-
-  /** The compressor of a plain chain ({@link #isPlainChain}), or null when it has none. */
-  private static BytesCodec compressorOf(ChunkCodec codec) {
-    if (codec instanceof V2ChunkCodec v2) {
-      return v2.compressor();
-    }
-    List<BytesToBytesCodec> bytes = ((V3ChunkCodec) codec).bytesCodecs();
-    return bytes.isEmpty() ? null : bytes.get(0).codec();
+    this.decoding = new ChunkDecoding(metadata.dataType(), metadata.codec(), metadata.chunkShape());
   }
 
   /**
@@ -88,7 +52,7 @@ public final class ZarrArray {
    * codec chain is blosc alone), rather than after decoding it whole.
    */
   public boolean decodesByBlock() {
-    return blockCodec != null;
+    return decoding.byBlock();
   }
 
   /**
@@ -124,7 +88,7 @@ public final class ZarrArray {
     if (!store.read(key, maxStoredChunkBytes(), stored)) {
       return null;
     }
-    return decodeWhole(key, stored.array(), stored.length(), buffers);
+    return decodeWhole(key, decoding, stored.array(), stored.length(), buffers);
   }
 
   /**
@@ -134,14 +98,18 @@ public final class ZarrArray {
    */
   public void decodeChunkBlocks(String key, byte[] stored, int storedLength, DecodeBuffers buffers,
       BlockSink sink) throws IOException {
-    int elementSize = metadata.dataType().size();
-    int size = metadata.chunkElementCount() * elementSize;
-    if (blockCodec == null) {
-      sink.block(decodeWhole(key, stored, storedLength, buffers), 0, 0, size);
+    decodeBlocks(key, decoding, stored, storedLength, buffers, sink);
+  }
+
+  /** {@link #decodeChunkBlocks} for chunks of {@code decoding}: an array's, or its shards' inner chunks. */
+  private void decodeBlocks(String key, ChunkDecoding decoding, byte[] stored, int storedLength,
+      DecodeBuffers buffers, BlockSink sink) throws IOException {
+    if (!decoding.byBlock()) {
+      sink.block(decodeWhole(key, decoding, stored, storedLength, buffers), 0, 0, decoding.size());
       return;
     }
     try {
-      blockCodec.decodeBlocks(stored, storedLength, size, elementSize, buffers, sink);
+      decoding.decodeBlocks(stored, storedLength, buffers, sink);
     } catch (IOException | RuntimeException e) {
       throw decodeError(key, e);
     }
@@ -152,23 +120,15 @@ public final class ZarrArray {
    * itself when it holds the decoded bytes, else scratch buffer 0 of {@code buffers} when the
    * chain decodes into a buffer, else a new array.
    */
-  private byte[] decodeWhole(String key, byte[] stored, int storedLength, DecodeBuffers buffers)
-      throws ZarrException {
-    int size = metadata.chunkElementCount() * metadata.dataType().size();
-    if (storedAsDecoded && storedLength == size) {
-      return stored;
-    }
-    if (intoCodec == null) {
-      // any other chain, or a stored chunk of the wrong size, which decoding reports
-      return decodeChunk(key, stored.length == storedLength ? stored : Arrays.copyOf(stored, storedLength)).bytes();
-    }
-    byte[] out = buffers.get(0, size);
+  private byte[] decodeWhole(String key, ChunkDecoding decoding, byte[] stored, int storedLength,
+      DecodeBuffers buffers) throws ZarrException {
     try {
-      intoCodec.decodeInto(stored, storedLength, out, size, buffers);
+      return decoding.decodeWhole(stored, storedLength, buffers);
+    } catch (ZarrException e) {
+      throw e;
     } catch (IOException | RuntimeException e) {
       throw decodeError(key, e);
     }
-    return out;
   }
 
   private ZarrException decodeError(String key, Exception e) {

@@ -1,0 +1,112 @@
+package io.github.sparkzarr.zarr;
+
+import io.github.sparkzarr.zarr.codec.BlockSink;
+import io.github.sparkzarr.zarr.codec.BytesCodec;
+import io.github.sparkzarr.zarr.codec.ChunkCodec;
+import io.github.sparkzarr.zarr.codec.DecodeBuffers;
+import io.github.sparkzarr.zarr.codec.DecodesInto;
+import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
+import io.github.sparkzarr.zarr.codec.blosc.BloscCodec;
+import io.github.sparkzarr.zarr.codec.v3.BytesToBytesCodec;
+import io.github.sparkzarr.zarr.codec.v3.EndianCodec;
+import io.github.sparkzarr.zarr.codec.v3.V3ChunkCodec;
+import io.github.sparkzarr.zarr.dtype.DataType;
+import java.io.IOException;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * How the chunks of one codec chain and shape are decoded in a scan: without allocating when the
+ * chain allows (the stored bytes themselves, or into reused buffers), block by block for blosc.
+ * Used for an array's chunks and for the inner chunks of its shards.
+ */
+final class ChunkDecoding {
+  private final ChunkCodec codec;
+  private final int[] shape;
+  private final int elementSize;
+  /** Decoded bytes of one chunk. */
+  private final int size;
+  /** The chain's only codec when chunks can be decoded block by block, else null. */
+  private final BloscCodec blockCodec;
+  /** The chain's only codec when it can decode into a reused buffer, else null. */
+  private final DecodesInto intoCodec;
+  /** Whether stored chunks are already the decoded bytes (no compressor, no filter, no swap). */
+  private final boolean storedAsDecoded;
+
+  ChunkDecoding(DataType type, ChunkCodec codec, int[] shape) {
+    this.codec = codec;
+    this.shape = shape.clone();
+    this.elementSize = type.size();
+    long count = 1;
+    for (int s : shape) {
+      count *= s;
+    }
+    this.size = type.isVariableLength() ? 0 : (int) Math.min(count * elementSize, Integer.MAX_VALUE);
+    boolean plain = isPlainChain(type, codec, shape.length);
+    BytesCodec compressor = plain ? compressorOf(codec) : null;
+    this.storedAsDecoded = plain && compressor == null;
+    this.blockCodec = compressor instanceof BloscCodec b ? b : null;
+    this.intoCodec = compressor instanceof DecodesInto d ? d : null;
+  }
+
+  /**
+   * Whether the chain on fixed-size little-endian elements in C order is at most one compressor:
+   * v2 with no filters; v3 with the little-endian "bytes" codec and at most one bytes-to-bytes
+   * codec.
+   */
+  private static boolean isPlainChain(DataType t, ChunkCodec codec, int rank) {
+    if (t.isVariableLength() || t.needsSwap() && t.size() > 1) {
+      return false;
+    }
+    if (codec instanceof V2ChunkCodec v2) {
+      return v2.filters().isEmpty() && (!v2.fortranOrder() || rank <= 1);
+    }
+    return codec instanceof V3ChunkCodec v3 && v3.arrayCodecs().isEmpty()
+        && v3.bytesCodecs().size() <= 1 && v3.serializer() instanceof EndianCodec e
+        && (e.order() == ByteOrder.LITTLE_ENDIAN || e.order() == null && t.size() == 1);
+  }
+
+  /** The compressor of a plain chain ({@link #isPlainChain}), or null when it has none. */
+  private static BytesCodec compressorOf(ChunkCodec codec) {
+    if (codec instanceof V2ChunkCodec v2) {
+      return v2.compressor();
+    }
+    List<BytesToBytesCodec> bytes = ((V3ChunkCodec) codec).bytesCodecs();
+    return bytes.isEmpty() ? null : bytes.get(0).codec();
+  }
+
+  /** Whether {@link #decodeBlocks} can hand out a chunk block by block (blosc alone). */
+  boolean byBlock() {
+    return blockCodec != null;
+  }
+
+  /** Decoded bytes of one chunk. */
+  int size() {
+    return size;
+  }
+
+  /** Hands the decoded bytes of {@code stored[0, storedLength)} to {@code sink}, block by block. */
+  void decodeBlocks(byte[] stored, int storedLength, DecodeBuffers buffers, BlockSink sink)
+      throws IOException {
+    blockCodec.decodeBlocks(stored, storedLength, size, elementSize, buffers, sink);
+  }
+
+  /**
+   * The decoded bytes in {@code [0, size)}: {@code stored} itself when it holds them, else scratch
+   * buffer 0 of {@code buffers} when the chain decodes into a buffer, else a new array.
+   */
+  byte[] decodeWhole(byte[] stored, int storedLength, DecodeBuffers buffers) throws IOException {
+    if (storedAsDecoded && storedLength == size) {
+      return stored;
+    }
+    if (intoCodec == null) {
+      // any other chain, or a stored chunk of the wrong size, which decoding reports
+      byte[] exact = stored.length == storedLength ? stored : Arrays.copyOf(stored, storedLength);
+      return codec.decode(exact, shape).bytes();
+    }
+    byte[] out = buffers.get(0, size);
+    intoCodec.decodeInto(stored, storedLength, out, size, buffers);
+    return out;
+  }
+}
