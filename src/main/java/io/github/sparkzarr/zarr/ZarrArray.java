@@ -39,12 +39,16 @@ public final class ZarrArray {
   private final ArrayMetadata metadata;
   /** How chunks are decoded in scans. */
   private final ChunkDecoding decoding;
+  /** How the inner chunks of shards are decoded in scans; null when the array is not sharded. */
+  private final ChunkDecoding innerDecoding;
 
   public ZarrArray(Store store, String path, ArrayMetadata metadata) {
     this.store = store;
     this.path = StoreKeys.normalizePath(path);
     this.metadata = metadata;
     this.decoding = new ChunkDecoding(metadata.dataType(), metadata.codec(), metadata.chunkShape());
+    this.innerDecoding = sharding()
+        .map(s -> new ChunkDecoding(metadata.dataType(), s.inner(), s.innerShape())).orElse(null);
   }
 
   /**
@@ -129,6 +133,65 @@ public final class ZarrArray {
     } catch (IOException | RuntimeException e) {
       throw decodeError(key, e);
     }
+  }
+
+  /** Where {@link #readShardBlocks} hands the inner chunks of a shard. */
+  public interface ShardRegionSink {
+    /**
+     * The sink for the next inner chunk (of {@code innerShape}) that meets the box: the overlap
+     * starts at {@code inChunk} in the inner chunk and at {@code inBox} relative to the box, and is
+     * {@code overlap} long. The sink then receives the whole inner chunk's decoded bytes.
+     */
+    BlockSink open(int[] innerShape, int[] inChunk, int[] inBox, int[] overlap) throws IOException;
+  }
+
+  /**
+   * For a sharded array ({@link #readsPartialChunks}): reads the index of the shard at {@code
+   * coords} and then each inner chunk that meets the box {@code [start, start + box)} (relative to
+   * the shard's origin), and hands it to the sink {@code sink.open} gives for it, decoded as {@link
+   * #readChunkBlocks} does (into {@code buffers} when the inner chain allows, blosc block by block),
+   * or as fill values when it is not stored.
+   *
+   * @return false, having handed out nothing, when the shard was never written
+   */
+  public boolean readShardBlocks(long[] coords, int[] start, int[] box, DecodeBuffers buffers,
+      ShardRegionSink sink) throws IOException {
+    ShardingCodec sharding = sharding().orElseThrow(
+        () -> new IllegalStateException("array " + path + " is not sharded"));
+    String key = chunkKey(coords);
+    int[] innerShape = sharding.innerShape();
+    byte[][] fill = new byte[1][];
+    try {
+      return sharding.visitRegion(shardReader(key), metadata.chunkShape(), start, box,
+          (stored, inChunk, inBox, overlap) -> {
+            BlockSink s = sink.open(innerShape, inChunk, inBox, overlap);
+            if (stored != null) {
+              decodeBlocks(key, innerDecoding, stored, stored.length, buffers, s);
+              return;
+            }
+            if (fill[0] == null) {
+              fill[0] = fillChunk(innerShape).bytes();
+            }
+            s.block(fill[0], 0, 0, fill[0].length);
+          });
+    } catch (CodecException | RuntimeException e) {
+      throw decodeError(key, e);
+    }
+  }
+
+  /** Ranged reads of the shard at {@code key}. */
+  private RangeReader shardReader(String key) {
+    return new RangeReader() {
+      @Override
+      public Optional<Long> size() throws IOException {
+        return store.size(key);
+      }
+
+      @Override
+      public Optional<byte[]> read(long offset, int length) throws IOException {
+        return store.getRange(key, offset, length);
+      }
+    };
   }
 
   private ZarrException decodeError(String key, Exception e) {
@@ -263,19 +326,8 @@ public final class ZarrArray {
   private Optional<ChunkData> readShardRegion(ShardingCodec sharding, long[] coords, int[] inChunk,
       int[] box) throws IOException {
     String key = chunkKey(coords);
-    RangeReader shard = new RangeReader() {
-      @Override
-      public Optional<Long> size() throws IOException {
-        return store.size(key);
-      }
-
-      @Override
-      public Optional<byte[]> read(long offset, int length) throws IOException {
-        return store.getRange(key, offset, length);
-      }
-    };
     try {
-      return sharding.decodeRegion(shard, memoryType(), metadata.chunkShape(), inChunk, box);
+      return sharding.decodeRegion(shardReader(key), memoryType(), metadata.chunkShape(), inChunk, box);
     } catch (CodecException | RuntimeException e) {
       throw new ZarrException(store.location(), key, "cannot decode chunk: " + e.getMessage(), e);
     }

@@ -151,7 +151,8 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
 
   /**
    * Adds the variable's elements over the box: from its whole chunk when the grids agree (block by
-   * block as blosc decodes it, when blosc is the whole codec chain), else from a region.
+   * block as blosc decodes it, when blosc is the whole codec chain), inner chunk by inner chunk
+   * from a shard, else from a region.
    */
   private void read(int v, long[] chunk, long[] lo, int[] len, Accumulator[] targets, int[] slotOf)
       throws IOException {
@@ -160,31 +161,61 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     CfDecoding cf = view.variables().get(v).cf();
     long t0 = System.nanoTime();
     long fetch0 = store.fetchNanos();
-    boolean aligned = Arrays.equals(array.metadata().chunkShape(), view.planChunks())
-        && !array.readsPartialChunks();
-    ChunkFeeder feeder;
-    if (aligned) {
-      int[] shape = array.metadata().chunkShape();
-      long[] strides = BoxCopy.strides(shape);
-      // A filter's box may start inside the chunk.
-      long origin = 0;
-      for (int d = 0; d < lo.length; d++) {
-        origin += (lo[d] - chunk[d] * view.planChunks()[d]) * strides[d];
-      }
-      feeder = new ChunkFeeder(type, cf, FUSE_SHUFFLE, targets, len, strides, origin,
+    List<ChunkFeeder> feeders = new ArrayList<>();
+    int[] shape = array.metadata().chunkShape();
+    if (!Arrays.equals(shape, view.planChunks())) {
+      ChunkData data = array.read(lo, len);
+      ChunkFeeder feeder = new ChunkFeeder(type, cf, false, targets, len, BoxCopy.strides(data.shape()), 0,
           groupDims, slotOf);
-      if (!array.readChunkBlocks(chunk, buffers, feeder)) {
+      feeders.add(feeder);
+      feeder.block(data.bytes(), 0, 0, data.bytes().length);
+    } else {
+      // A filter's box may start inside the chunk.
+      int[] start = new int[lo.length];
+      for (int d = 0; d < lo.length; d++) {
+        start[d] = (int) (lo[d] - chunk[d] * view.planChunks()[d]);
+      }
+      boolean stored;
+      if (array.readsPartialChunks()) {
+        stored = array.readShardBlocks(chunk, start, len, buffers, (innerShape, inChunk, inBox, overlap) -> {
+          long[] innerLo = new long[lo.length];
+          for (int d = 0; d < lo.length; d++) {
+            innerLo[d] = lo[d] + inBox[d];
+          }
+          ChunkFeeder feeder = feeder(type, cf, targets, innerShape, inChunk, overlap, groupSlots(innerLo, overlap));
+          feeders.add(feeder);
+          return feeder;
+        });
+      } else {
+        feeders.add(feeder(type, cf, targets, shape, start, len, slotOf));
+        stored = array.readChunkBlocks(chunk, buffers, feeders.get(0));
+      }
+      if (!stored) {
+        // nothing was handed out: the whole box is the fill value
+        feeders.clear();
+        ChunkFeeder feeder = feeder(type, cf, targets, shape, start, len, slotOf);
+        feeders.add(feeder);
         byte[] fill = array.fillChunk(shape).bytes();
         feeder.block(fill, 0, 0, fill.length);
       }
-    } else {
-      ChunkData data = array.read(lo, len);
-      feeder = new ChunkFeeder(type, cf, false, targets, len, BoxCopy.strides(data.shape()), 0,
-          groupDims, slotOf);
-      feeder.block(data.bytes(), 0, 0, data.bytes().length);
     }
-    feeder.checkFinished();
-    decodeNanos += System.nanoTime() - t0 - (store.fetchNanos() - fetch0) - feeder.nanos();
+    long feeding = 0;
+    for (ChunkFeeder feeder : feeders) {
+      feeder.checkFinished();
+      feeding += feeder.nanos();
+    }
+    decodeNanos += System.nanoTime() - t0 - (store.fetchNanos() - fetch0) - feeding;
+  }
+
+  /** Feeds the box {@code [start, start + len)} of a chunk of {@code shape} to the targets. */
+  private ChunkFeeder feeder(DataType type, CfDecoding cf, Accumulator[] targets, int[] shape,
+      int[] start, int[] len, int[] slotOf) {
+    long[] strides = BoxCopy.strides(shape);
+    long origin = 0;
+    for (int d = 0; d < start.length; d++) {
+      origin += start[d] * strides[d];
+    }
+    return new ChunkFeeder(type, cf, FUSE_SHUFFLE, targets, len, strides, origin, groupDims, slotOf);
   }
 
   /** The slot of each group of the box, numbered in C order over the GROUP BY columns. */

@@ -168,11 +168,40 @@ public final class ShardingCodec implements ArrayToBytesCodec {
    */
   public Optional<ChunkData> decodeRegion(RangeReader shard, DataType type, int[] shardShape,
       int[] start, int[] box) throws IOException {
+    ChunkData out = FillChunks.filled(type, box, fill);
+    boolean present = visitRegion(shard, shardShape, start, box, (stored, inChunk, inBox, overlap) -> {
+      if (stored != null) {
+        copy(inner.decode(stored, innerShape), innerShape, inChunk, out, box, inBox, overlap);
+      }
+    });
+    return present ? Optional.of(out) : Optional.empty();
+  }
+
+  /** Receives the inner chunks of a shard that meet a box, in C order of the shard's grid. */
+  public interface InnerChunkVisitor {
+    /**
+     * @param stored the inner chunk's stored bytes (inner chain), or null when it is not stored:
+     *     all of it is the fill value
+     * @param inChunk where the overlap with the box starts in the inner chunk
+     * @param inBox where the overlap starts relative to the box
+     * @param overlap the overlap's size
+     */
+    void visit(byte[] stored, int[] inChunk, int[] inBox, int[] overlap) throws IOException;
+  }
+
+  /**
+   * Hands {@code visitor} each inner chunk of a shard of {@code shardShape} that meets the box
+   * {@code [start, start + box)}, fetching the shard's index and then only those inner chunks.
+   *
+   * @return false when the shard is absent
+   */
+  public boolean visitRegion(RangeReader shard, int[] shardShape, int[] start, int[] box,
+      InnerChunkVisitor visitor) throws IOException {
     int[] grid = grid(shardShape);
     int indexSize = indexSize(grid);
     Optional<Long> size = shard.size();
     if (size.isEmpty()) {
-      return Optional.empty();
+      return false;
     }
     long total = size.get();
     if (total < indexSize) {
@@ -184,7 +213,6 @@ public final class ShardingCodec implements ArrayToBytesCodec {
         () -> new CodecException("sharding_indexed: the shard vanished while being read"));
     ShardIndex index = decodeIndex(encodedIndex, grid,
         indexAtEnd ? 0 : indexSize, indexAtEnd ? indexStart : total);
-    ChunkData out = FillChunks.filled(type, box, fill);
     int rank = grid.length;
     int[] first = new int[rank];
     int[] last = new int[rank];
@@ -192,36 +220,36 @@ public final class ShardingCodec implements ArrayToBytesCodec {
       first[d] = start[d] / innerShape[d];
       last[d] = (start[d] + box[d] - 1) / innerShape[d];
       if (box[d] == 0) {
-        return Optional.of(out);
+        return true;
       }
     }
     int[] coords = first.clone();
     while (true) {
       int i = linear(coords, grid);
+      byte[] stored = null;
       if (!index.isMissing(i)) {
-        byte[] bytes = shard.read(index.offset(i), index.length(i)).orElseThrow(
+        stored = shard.read(index.offset(i), index.length(i)).orElseThrow(
             () -> new CodecException("sharding_indexed: the shard vanished while being read"));
-        ChunkData part = inner.decode(bytes, innerShape);
-        int[] inPart = new int[rank];
-        int[] inOut = new int[rank];
-        int[] overlap = new int[rank];
-        for (int d = 0; d < rank; d++) {
-          int origin = coords[d] * innerShape[d];
-          int lo = Math.max(start[d], origin);
-          int hi = Math.min(start[d] + box[d], origin + innerShape[d]);
-          inPart[d] = lo - origin;
-          inOut[d] = lo - start[d];
-          overlap[d] = hi - lo;
-        }
-        copy(part, innerShape, inPart, out, box, inOut, overlap);
       }
+      int[] inChunk = new int[rank];
+      int[] inBox = new int[rank];
+      int[] overlap = new int[rank];
+      for (int d = 0; d < rank; d++) {
+        int origin = coords[d] * innerShape[d];
+        int lo = Math.max(start[d], origin);
+        int hi = Math.min(start[d] + box[d], origin + innerShape[d]);
+        inChunk[d] = lo - origin;
+        inBox[d] = lo - start[d];
+        overlap[d] = hi - lo;
+      }
+      visitor.visit(stored, inChunk, inBox, overlap);
       int d = rank - 1;
       while (d >= 0 && ++coords[d] > last[d]) {
         coords[d] = first[d];
         d--;
       }
       if (d < 0) {
-        return Optional.of(out);
+        return true;
       }
     }
   }
