@@ -1,6 +1,7 @@
 package io.github.sparkzarr.zarr;
 
 import io.github.sparkzarr.zarr.chunk.BoxCopy;
+import io.github.sparkzarr.zarr.chunk.BoxScatter;
 import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.chunk.FillChunks;
 import io.github.sparkzarr.zarr.codec.BlockSink;
@@ -82,11 +83,15 @@ public final class ZarrArray {
    * The decoded bytes of the chunk at {@code coords} (little-endian, C order, the full chunk shape)
    * in {@code [0, size)} of an array that may be longer and that {@code buffers} reuse for the next
    * chunk: the stored bytes themselves when they are the decoded ones, else decoded into scratch
-   * buffer 0 when the chain allows; other chains decode into a new array.
+   * buffer 0 when the chain allows; other chains decode into a new array. A shard's inner chunks
+   * are decoded so and assembled in scratch buffer 2.
    *
    * @return null when the chunk was never written
    */
   public byte[] readChunkBytes(long[] coords, DecodeBuffers buffers) throws IOException {
+    if (innerDecoding != null) {
+      return readShardBytes(coords, buffers);
+    }
     String key = chunkKey(coords);
     ReadBuffer stored = buffers.stored();
     if (!store.read(key, maxStoredChunkBytes(), stored)) {
@@ -177,6 +182,16 @@ public final class ZarrArray {
     } catch (CodecException | RuntimeException e) {
       throw decodeError(key, e);
     }
+  }
+
+  /** {@link #readChunkBytes} of a shard: its inner chunks assembled in scratch buffer 2. */
+  private byte[] readShardBytes(long[] coords, DecodeBuffers buffers) throws IOException {
+    int[] shape = metadata.chunkShape();
+    int elementSize = memoryType().size();
+    byte[] out = buffers.get(2, Math.toIntExact(ChunkData.count(shape) * elementSize));
+    boolean stored = readShardBlocks(coords, new int[shape.length], shape, buffers,
+        (innerShape, inChunk, inBox, overlap) -> new BoxScatter(out, shape, innerShape, inBox, elementSize));
+    return stored ? out : null;
   }
 
   /** Ranged reads of the shard at {@code key}. */

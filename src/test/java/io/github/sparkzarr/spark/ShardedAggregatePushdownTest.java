@@ -6,6 +6,11 @@ import static io.github.sparkzarr.spark.AggregatePushdownTest.sorted;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
@@ -71,5 +76,35 @@ class ShardedAggregatePushdownTest extends SparkTestBase {
     assertEquals(min, ((Number) row.get(1)).longValue());
     assertEquals(max, ((Number) row.get(2)).longValue());
     assertEquals(320, row.getLong(3));
+  }
+
+  /** Rows of whole shards, assembled from their inner chunks, hold what zarr-java wrote. */
+  @ParameterizedTest
+  @CsvSource({
+      "int32_gzip_end, int32", "int32_blosc_lz4_end, int32", "int32_zstd_index_start, int32",
+      "int32_raw_bytes_be, int32", "int32_sparse_fill_m1, int32", "uint16_nested_sharding, uint16",
+      "float32_transpose_inner, float32",
+  })
+  void rowsHoldWhatZarrJavaWrote(String array, String type) throws Exception {
+    JsonNode manifest = new ObjectMapper().readTree(DIR.resolveSibling("manifest.json").toFile());
+    String rawFile = null;
+    for (JsonNode e : manifest.get("entries")) {
+      if (e.get("path").asText().equals("arrays/" + array)) {
+        rawFile = e.get("expected").get("raw").get("file").asText();
+      }
+    }
+    ByteBuffer raw = ByteBuffer.wrap(Files.readAllBytes(DIR.resolveSibling(rawFile))).order(ByteOrder.LITTLE_ENDIAN);
+    List<Row> rows = spark().read().format("zarr").load(DIR.resolve(array).toString())
+        .select("dim_0", "dim_1", array).collectAsList();
+    assertEquals(320, rows.size());
+    for (Row row : rows) {
+      int at = (int) (row.getLong(0) * 20 + row.getLong(1));
+      double expected = switch (type) {
+        case "int32" -> raw.getInt(at * 4);
+        case "uint16" -> Short.toUnsignedInt(raw.getShort(at * 2));
+        default -> raw.getFloat(at * 4);
+      };
+      assertEquals(expected, ((Number) row.get(2)).doubleValue(), array + " at " + row);
+    }
   }
 }

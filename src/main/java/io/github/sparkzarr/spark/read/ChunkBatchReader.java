@@ -162,15 +162,16 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
     long[] origin = new long[m];
     int[] shape = new int[m];
     ChunkData data;
-    // Sharded arrays go through region reads, which fetch only the inner chunks selected.
-    boolean aligned = var.coversAll(view.rank())
-        && Arrays.equals(array.metadata().chunkShape(), view.planChunks())
-        && !array.readsPartialChunks();
-    if (aligned && wholeChunk(array.metadata().chunkShape(), len)
+    boolean sameGrid = var.coversAll(view.rank())
+        && Arrays.equals(array.metadata().chunkShape(), view.planChunks());
+    if (sameGrid && wholeChunk(array.metadata().chunkShape(), len)
         && ChunkValueVector.supports(array.memoryType(), var.cf())) {
-      // Rows are the chunk's elements in order: read them in place, from a buffer reused per chunk.
+      // Rows are the chunk's elements in order: read them in place, from a buffer reused per chunk
+      // (a whole shard is assembled there from its inner chunks).
       return new ChunkValueVector(chunkBytes(index, chunk), array.memoryType(), var.cf(), rows, var.type());
     }
+    // Parts of shards go through region reads, which fetch only the inner chunks selected.
+    boolean aligned = sameGrid && !array.readsPartialChunks();
     if (aligned) {
       for (int k = 0; k < m; k++) {
         origin[k] = chunk[k] * view.planChunks()[k];

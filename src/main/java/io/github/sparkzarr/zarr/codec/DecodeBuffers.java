@@ -19,7 +19,7 @@ public final class DecodeBuffers {
   private static final ArrayDeque<SoftReference<DecodeBuffers>> IDLE = new ArrayDeque<>();
   private static final AtomicLong CREATED = new AtomicLong();
 
-  private final byte[][] buffers = new byte[2][];
+  private final byte[][] buffers = new byte[3][];
   private final ReadBuffer stored = new ReadBuffer();
   private boolean lent;
 
@@ -63,7 +63,10 @@ public final class DecodeBuffers {
     return stored;
   }
 
-  /** Scratch buffer {@code which} (0 or 1) of at least {@code size} bytes; contents undefined. */
+  /**
+   * Scratch buffer {@code which} of at least {@code size} bytes; contents undefined. 0 and 1 are
+   * for decoding a chunk (see {@link DecodesInto}), 2 for assembling a whole shard.
+   */
   public byte[] get(int which, int size) {
     byte[] b = buffers[which];
     if (b == null || b.length < size) {
