@@ -4,6 +4,7 @@ import io.github.sparkzarr.zarr.chunk.BoxCopy;
 import io.github.sparkzarr.zarr.chunk.BoxScatter;
 import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.chunk.FillChunks;
+import io.github.sparkzarr.zarr.chunk.GridOverlaps;
 import io.github.sparkzarr.zarr.codec.BlockSink;
 import io.github.sparkzarr.zarr.codec.BytesCodec;
 import io.github.sparkzarr.zarr.codec.ChunkCodec;
@@ -322,7 +323,7 @@ public final class ZarrArray {
     ChunkData out = fillChunk(shape);
     int[] chunk = metadata.chunkShape();
     Optional<ShardingCodec> sharding = sharding();
-    forEachChunk(start, shape, (coords, inChunk, inRegion, box) -> {
+    GridOverlaps.forEach(start, shape, metadata.chunkShape(), (coords, inChunk, inRegion, box) -> {
       if (sharding.isPresent() && !Arrays.equals(box, chunk)) {
         Optional<ChunkData> part = readShardRegion(sharding.get(), coords, inChunk, box);
         if (part.isPresent()) {
@@ -358,7 +359,7 @@ public final class ZarrArray {
     checkRegion(start, shape);
     int[] chunk = metadata.chunkShape();
     long[] arrayShape = metadata.shape();
-    forEachChunk(start, shape, (coords, inChunk, inRegion, box) -> {
+    GridOverlaps.forEach(start, shape, metadata.chunkShape(), (coords, inChunk, inRegion, box) -> {
       boolean whole = true;
       for (int i = 0; i < chunk.length; i++) {
         long inBounds = Math.min(chunk[i], arrayShape[i] - coords[i] * chunk[i]);
@@ -390,51 +391,6 @@ public final class ZarrArray {
     BoxCopy.copy(objects ? src.objects() : src.bytes(), srcShape, srcStart,
         objects ? dst.objects() : dst.bytes(), dstShape, dstStart, box,
         objects ? 1 : src.type().size());
-  }
-
-  /** Visits each chunk a region touches, with the overlap's corner in both and its size. */
-  private interface ChunkVisitor {
-    void visit(long[] coords, int[] inChunk, int[] inRegion, int[] box) throws IOException;
-  }
-
-  private void forEachChunk(long[] start, int[] shape, ChunkVisitor visitor) throws IOException {
-    int rank = shape.length;
-    if (ChunkData.count(shape) == 0) {
-      return;
-    }
-    int[] chunk = metadata.chunkShape();
-    long[] first = new long[rank];
-    long[] last = new long[rank];
-    for (int i = 0; i < rank; i++) {
-      first[i] = start[i] / chunk[i];
-      last[i] = (start[i] + shape[i] - 1) / chunk[i];
-    }
-    long[] coords = first.clone();
-    while (true) {
-      int[] inChunk = new int[rank];
-      int[] inRegion = new int[rank];
-      int[] box = new int[rank];
-      for (int i = 0; i < rank; i++) {
-        long chunkOrigin = coords[i] * chunk[i];
-        long lo = Math.max(start[i], chunkOrigin);
-        long hi = Math.min(start[i] + shape[i], chunkOrigin + chunk[i]);
-        inChunk[i] = (int) (lo - chunkOrigin);
-        inRegion[i] = (int) (lo - start[i]);
-        box[i] = (int) (hi - lo);
-      }
-      visitor.visit(coords.clone(), inChunk, inRegion, box);
-      int axis = rank - 1;
-      while (axis >= 0) {
-        if (++coords[axis] <= last[axis]) {
-          break;
-        }
-        coords[axis] = first[axis];
-        axis--;
-      }
-      if (axis < 0) {
-        return;
-      }
-    }
   }
 
   /** The whole array. */

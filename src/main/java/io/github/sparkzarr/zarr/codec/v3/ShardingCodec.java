@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkzarr.zarr.chunk.BoxCopy;
 import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.chunk.FillChunks;
+import io.github.sparkzarr.zarr.chunk.GridOverlaps;
 import io.github.sparkzarr.zarr.codec.CodecException;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.metadata.FillValue;
@@ -213,45 +214,20 @@ public final class ShardingCodec implements ArrayToBytesCodec {
         () -> new CodecException("sharding_indexed: the shard vanished while being read"));
     ShardIndex index = decodeIndex(encodedIndex, grid,
         indexAtEnd ? 0 : indexSize, indexAtEnd ? indexStart : total);
-    int rank = grid.length;
-    int[] first = new int[rank];
-    int[] last = new int[rank];
-    for (int d = 0; d < rank; d++) {
-      first[d] = start[d] / innerShape[d];
-      last[d] = (start[d] + box[d] - 1) / innerShape[d];
-      if (box[d] == 0) {
-        return true;
-      }
+    long[] from = new long[start.length];
+    for (int d = 0; d < from.length; d++) {
+      from[d] = start[d];
     }
-    int[] coords = first.clone();
-    while (true) {
+    GridOverlaps.forEach(from, box, innerShape, (coords, inChunk, inBox, overlap) -> {
       int i = linear(coords, grid);
       byte[] stored = null;
       if (!index.isMissing(i)) {
         stored = shard.read(index.offset(i), index.length(i)).orElseThrow(
             () -> new CodecException("sharding_indexed: the shard vanished while being read"));
       }
-      int[] inChunk = new int[rank];
-      int[] inBox = new int[rank];
-      int[] overlap = new int[rank];
-      for (int d = 0; d < rank; d++) {
-        int origin = coords[d] * innerShape[d];
-        int lo = Math.max(start[d], origin);
-        int hi = Math.min(start[d] + box[d], origin + innerShape[d]);
-        inChunk[d] = lo - origin;
-        inBox[d] = lo - start[d];
-        overlap[d] = hi - lo;
-      }
       visitor.visit(stored, inChunk, inBox, overlap);
-      int d = rank - 1;
-      while (d >= 0 && ++coords[d] > last[d]) {
-        coords[d] = first[d];
-        d--;
-      }
-      if (d < 0) {
-        return true;
-      }
-    }
+    });
+    return true;
   }
 
   private int[] origin(int[] coords) {
@@ -262,10 +238,10 @@ public final class ShardingCodec implements ArrayToBytesCodec {
     return o;
   }
 
-  private static int linear(int[] coords, int[] grid) {
+  private static int linear(long[] coords, int[] grid) {
     int i = 0;
     for (int d = 0; d < grid.length; d++) {
-      i = i * grid[d] + coords[d];
+      i = i * grid[d] + (int) coords[d];
     }
     return i;
   }
