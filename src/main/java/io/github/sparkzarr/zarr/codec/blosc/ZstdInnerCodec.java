@@ -2,6 +2,7 @@ package io.github.sparkzarr.zarr.codec.blosc;
 
 import com.github.luben.zstd.Zstd;
 import io.github.sparkzarr.zarr.codec.CodecException;
+import io.github.sparkzarr.zarr.codec.compress.ZstdContexts;
 
 /** Zstandard frames, through zstd-jni. */
 final class ZstdInnerCodec implements InnerCodec {
@@ -35,17 +36,15 @@ final class ZstdInnerCodec implements InnerCodec {
   @Override
   public void decompress(byte[] src, int off, int len, byte[] dst, int dstOff, int expected)
       throws CodecException {
-    long got;
+    int got;
     try {
-      got = Zstd.decompressByteArray(dst, dstOff, expected, src, off, len);
+      // zstd-jni reports failures as ZstdException, not as error codes
+      got = ZstdContexts.decompressor().decompressByteArray(dst, dstOff, expected, src, off, len);
     } catch (RuntimeException e) {
       throw InnerCodec.corrupt("zstd", e);
     }
-    if (Zstd.isError(got)) {
-      throw new CodecException("blosc: corrupt zstd stream: " + Zstd.getErrorName(got));
-    }
     if (got != expected) {
-      throw InnerCodec.wrongSize("zstd", (int) got, expected);
+      throw InnerCodec.wrongSize("zstd", got, expected);
     }
   }
 }

@@ -6,6 +6,7 @@ import io.github.sparkzarr.zarr.codec.BytesCodec;
 import io.github.sparkzarr.zarr.codec.CodecConfig;
 import io.github.sparkzarr.zarr.codec.CodecException;
 import io.github.sparkzarr.zarr.codec.DecodeLimit;
+import io.github.sparkzarr.zarr.codec.DecodesInto;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -21,7 +22,7 @@ import net.jpountz.lz4.LZ4SafeDecompressor;
  * <p>lz4-java has no acceleration parameter, so encoding always uses LZ4's default (acceleration
  * 1): the best compression the fast mode gives. The value is kept for the configuration.
  */
-public record Lz4Codec(int acceleration) implements BytesCodec {
+public record Lz4Codec(int acceleration) implements BytesCodec, DecodesInto {
   public static final String ID = "lz4";
 
   private static final VarHandle INT_LE =
@@ -59,8 +60,24 @@ public record Lz4Codec(int acceleration) implements BytesCodec {
 
   @Override
   public byte[] decode(byte[] input, int decodedSize) throws CodecException {
-    if (input.length < HEADER) {
-      throw new CodecException(ID + ": truncated data (" + input.length + " bytes, no size header)");
+    int declared = declaredSize(input, input.length, decodedSize);
+    if (decodedSize < 0) {
+      DecodeLimit.checkDeclared(ID, declared);
+    }
+    byte[] out = new byte[declared];
+    decompress(input, input.length, out, declared);
+    return out;
+  }
+
+  @Override
+  public void decodeInto(byte[] input, int inputLength, byte[] out, int size) throws CodecException {
+    decompress(input, inputLength, out, declaredSize(input, inputLength, size));
+  }
+
+  /** The size the header declares, checked against the expected one (when not negative). */
+  private static int declaredSize(byte[] input, int inputLength, int decodedSize) throws CodecException {
+    if (inputLength < HEADER) {
+      throw new CodecException(ID + ": truncated data (" + inputLength + " bytes, no size header)");
     }
     int declared = (int) INT_LE.get(input, 0);
     if (decodedSize >= 0 && declared != decodedSize) {
@@ -69,24 +86,25 @@ public record Lz4Codec(int acceleration) implements BytesCodec {
               + " decoded bytes, expected " + decodedSize);
     }
     if (declared < 0 || declared > DecodeTarget.MAX_SIZE
-        || declared > (input.length - HEADER) * MAX_RATIO + 16) {
+        || declared > (inputLength - HEADER) * MAX_RATIO + 16) {
       throw new CodecException(
           ID + ": header declares an implausible decoded size of "
-              + Integer.toUnsignedString(declared) + " bytes for " + input.length + " input bytes");
+              + Integer.toUnsignedString(declared) + " bytes for " + inputLength + " input bytes");
     }
-    if (decodedSize < 0) {
-      DecodeLimit.checkDeclared(ID, declared);
-    }
-    byte[] out = new byte[declared];
+    return declared;
+  }
+
+  /** The block after the header into {@code out[0, declared)}, which it must fill exactly. */
+  private static void decompress(byte[] input, int inputLength, byte[] out, int declared)
+      throws CodecException {
     int n;
     try {
-      n = DECOMPRESSOR.decompress(input, HEADER, input.length - HEADER, out, 0, declared);
+      n = DECOMPRESSOR.decompress(input, HEADER, inputLength - HEADER, out, 0, declared);
     } catch (LZ4Exception e) {
       throw DecodeTarget.corrupt(ID, e);
     }
     if (n != declared) {
       throw new CodecException(ID + ": data decodes to " + n + " bytes, header declares " + declared);
     }
-    return out;
   }
 }

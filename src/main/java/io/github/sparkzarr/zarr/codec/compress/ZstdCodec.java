@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
-import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import io.github.sparkzarr.zarr.codec.BytesCodec;
@@ -33,12 +32,6 @@ public record ZstdCodec(int level, boolean checksum) implements BytesCodec, Deco
    * KiB); twice that leaves slack. A larger declared content size is corrupt or hostile.
    */
   private static final long MAX_RATIO = 1 << 16;
-
-  /**
-   * A decompression context per thread: zstd's one-shot call makes and frees one (about 100 KiB)
-   * for every chunk. Tasks run on long-lived executor threads, so a context serves many chunks.
-   */
-  private static final ThreadLocal<ZstdDecompressCtx> CONTEXT = ThreadLocal.withInitial(ZstdDecompressCtx::new);
 
   public static ZstdCodec fromConfig(JsonNode config) throws CodecException {
     JsonNode checksum = config.get("checksum");
@@ -119,7 +112,7 @@ public record ZstdCodec(int level, boolean checksum) implements BytesCodec, Deco
     int n;
     try {
       // zstd-jni reports failures as ZstdException, not as error codes
-      n = CONTEXT.get().decompressByteArray(out, 0, size, input, 0, inputLength);
+      n = ZstdContexts.decompressor().decompressByteArray(out, 0, size, input, 0, inputLength);
     } catch (ZstdException e) {
       if (e.getErrorCode() == Zstd.errDstSizeTooSmall()) {
         if (!exact) {
