@@ -69,7 +69,12 @@ class ChunkFeederTest {
         Arguments.of("f4 noshuffle", 2, "<f4", new long[] {13, 60}, new int[] {6, 25},
             blosc(BloscCname.LZ4, 5, BloscShuffle.NOSHUFFLE, 256), "NaN", false),
         Arguments.of("f8 bitshuffle", 2, "<f8", new long[] {13, 60}, new int[] {6, 25},
-            blosc(BloscCname.ZSTD, 3, BloscShuffle.BITSHUFFLE, 256), "NaN", false),
+            blosc(BloscCname.ZSTD, 3, BloscShuffle.BITSHUFFLE, 256), "NaN", true),
+        // 512 elements a block: bit rows are transposed 8 bytes at a time
+        Arguments.of("f4 bitshuffle, blocks of 2 KiB", 3, "<f4", new long[] {20, 300}, new int[] {8, 128},
+            blosc(BloscCname.ZSTD, 3, BloscShuffle.BITSHUFFLE, 2048), "NaN", true),
+        Arguments.of("i4 bitshuffle, blocks of 2 KiB", 2, "<i4", new long[] {20, 300}, new int[] {8, 128},
+            blosc(BloscCname.ZSTD, 3, BloscShuffle.BITSHUFFLE, 2048), "-7", true),
         Arguments.of("f8 stored (clevel 0)", 2, "<f8", new long[] {13, 60}, new int[] {6, 25},
             blosc(BloscCname.LZ4, 0, BloscShuffle.SHUFFLE, 256), "NaN", false));
   }

@@ -251,6 +251,14 @@ final class BloscDecoder {
       sink.byteShuffledBlock(shuffled, 0, start, bsize, typeSize);
       return;
     }
+    int elements = bsize / typeSize;
+    if (bitShuffled && bsize % typeSize == 0 && elements % 8 == 0 && sink.readsByteShuffled(typeSize)) {
+      // The bit transpose alone leaves the byte shuffle's layout, which the sink reads as it is.
+      byte[] planes = buffers.get(1, header.blockSize());
+      BitShuffle.toBytePlanes(typeSize, elements, shuffled, 0, planes, 0, 0, elements);
+      sink.byteShuffledBlock(planes, 0, start, bsize, typeSize);
+      return;
+    }
     if (byteShuffled || bitShuffled) {
       target = buffers.get(1, header.blockSize());
       if (byteShuffled) {
