@@ -6,16 +6,9 @@ import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.chunk.FillChunks;
 import io.github.sparkzarr.zarr.chunk.GridOverlaps;
 import io.github.sparkzarr.zarr.codec.BlockSink;
-import io.github.sparkzarr.zarr.codec.BytesCodec;
-import io.github.sparkzarr.zarr.codec.ChunkCodec;
 import io.github.sparkzarr.zarr.codec.CodecException;
 import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.codec.DecodeLimit;
-import io.github.sparkzarr.zarr.codec.DecodesInto;
-import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
-import io.github.sparkzarr.zarr.codec.v3.BytesToBytesCodec;
-import io.github.sparkzarr.zarr.codec.blosc.BloscCodec;
-import io.github.sparkzarr.zarr.codec.v3.EndianCodec;
 import io.github.sparkzarr.zarr.codec.v3.RangeReader;
 import io.github.sparkzarr.zarr.codec.v3.ShardingCodec;
 import io.github.sparkzarr.zarr.codec.v3.V3ChunkCodec;
@@ -25,9 +18,7 @@ import io.github.sparkzarr.zarr.store.ReadBuffer;
 import io.github.sparkzarr.zarr.store.Store;
 import io.github.sparkzarr.zarr.store.StoreKeys;
 import java.io.IOException;
-import java.nio.ByteOrder;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Optional;
 
 /**
