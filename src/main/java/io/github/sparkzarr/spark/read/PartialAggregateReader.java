@@ -165,8 +165,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     int[] shape = array.metadata().chunkShape();
     if (!Arrays.equals(shape, view.planChunks())) {
       ChunkData data = array.read(lo, len);
-      ChunkFeeder feeder = new ChunkFeeder(type, cf, false, targets, len, BoxCopy.strides(data.shape()), 0,
-          groupDims, slotOf);
+      ChunkFeeder feeder = feeder(type, cf, targets, data.shape(), new int[lo.length], len, slotOf);
       feeders.add(feeder);
       feeder.block(data.bytes(), 0, 0, data.bytes().length);
     } else {

@@ -138,29 +138,19 @@ public final class ShardingCodec implements ArrayToBytesCodec {
 
   @Override
   public ChunkData decode(byte[] encoded, DataType type, int[] shardShape) throws IOException {
-    int[] grid = grid(shardShape);
-    int indexSize = indexSize(grid);
-    if (encoded.length < indexSize) {
-      throw new CodecException("sharding_indexed: the shard has " + encoded.length
-          + " bytes, fewer than its " + indexSize + "-byte index");
-    }
-    long indexStart = indexAtEnd ? encoded.length - indexSize : 0;
-    byte[] encodedIndex = Arrays.copyOfRange(encoded, (int) indexStart, (int) indexStart + indexSize);
-    long dataStart = indexAtEnd ? 0 : indexSize;
-    long dataEnd = indexAtEnd ? indexStart : encoded.length;
-    ShardIndex index = decodeIndex(encodedIndex, grid, dataStart, dataEnd);
-    ChunkData out = FillChunks.filled(type, shardShape, fill);
-    int[] coords = new int[grid.length];
-    for (int i = 0; i < index.count(); i++) {
-      if (!index.isMissing(i)) {
-        int from = (int) index.offset(i);
-        byte[] bytes = Arrays.copyOfRange(encoded, from, from + index.length(i));
-        ChunkData part = inner.decode(bytes, innerShape);
-        copy(part, innerShape, new int[grid.length], out, shardShape, origin(coords), innerShape);
+    RangeReader inMemory = new RangeReader() {
+      @Override
+      public Optional<Long> size() {
+        return Optional.of((long) encoded.length);
       }
-      next(coords, grid);
-    }
-    return out;
+
+      @Override
+      public Optional<byte[]> read(long offset, int length) {
+        return Optional.of(Arrays.copyOfRange(encoded, (int) offset, (int) offset + length));
+      }
+    };
+    return decodeRegion(inMemory, type, shardShape, new int[shardShape.length], shardShape)
+        .orElseThrow();
   }
 
   /**
