@@ -116,6 +116,7 @@ class AggregatePushdownTest extends SparkTestBase {
       "SELECT y, x, count(v), sum(g), max(f) FROM t GROUP BY y, x",
       "SELECT y_index, avg(v), count(x) FROM t GROUP BY y_index",
       "SELECT x, y FROM t GROUP BY x, y",
+      "SELECT y, y_index, sum(v), count(*) FROM t GROUP BY y, y_index", // two keys of one dimension
       "SELECT avg(f) * 2, max(v) - min(v) FROM t",
       "SELECT sum(w), avg(w), sum(k), avg(k), count(k), min(k), max(k) FROM t",
       "SELECT y, sum(k), avg(k), sum(w) FROM t GROUP BY y",

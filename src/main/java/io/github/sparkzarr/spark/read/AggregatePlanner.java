@@ -27,23 +27,28 @@ final class AggregatePlanner {
   private final DatasetView view;
   private final Function<String, OutputColumn> columns;
   private final boolean ansi;
+  private final String zone;
 
-  /** @param ansi whether Spark's ANSI rules are on (spark.sql.ansi.enabled) */
-  AggregatePlanner(DatasetView view, Function<String, OutputColumn> columns, boolean ansi) {
+  /**
+   * @param ansi whether Spark's ANSI rules are on (spark.sql.ansi.enabled)
+   * @param zone the session time zone, for calendar fields of TIMESTAMP keys
+   */
+  AggregatePlanner(DatasetView view, Function<String, OutputColumn> columns, boolean ansi, String zone) {
     this.view = view;
     this.columns = columns;
     this.ansi = ansi;
+    this.zone = zone;
   }
 
   /** The partial aggregation, or null when any part of it cannot be computed in the scan. */
   PushedAggregate plan(Aggregation aggregation) {
-    List<OutputColumn> groupBy = new ArrayList<>();
+    List<GroupKey> groupBy = new ArrayList<>();
     for (Expression e : aggregation.groupByExpressions()) {
-      OutputColumn c = column(e);
-      if (c == null || c.kind() == OutputColumn.Kind.VARIABLE) {
+      GroupKey key = groupKey(e);
+      if (key == null) {
         return null;
       }
-      groupBy.add(c);
+      groupBy.add(key);
     }
     List<AggregateCall> calls = new ArrayList<>();
     for (AggregateFunc f : aggregation.aggregateExpressions()) {
@@ -54,6 +59,29 @@ final class AggregatePlanner {
       calls.add(call);
     }
     return new PushedAggregate(List.copyOf(groupBy), List.copyOf(calls));
+  }
+
+  /**
+   * A dimension or position column, or a function of one (such as {@code month(time)}): the scan
+   * groups by its positions and keys each group with the function's value there.
+   */
+  private GroupKey groupKey(Expression e) {
+    OutputColumn c = column(e);
+    if (c != null) {
+      return c.kind() == OutputColumn.Kind.VARIABLE ? null : GroupKey.of(c, e.describe());
+    }
+    NamedReference[] refs = e.references();
+    if (refs.length == 0) {
+      return null;
+    }
+    OutputColumn base = column(refs[0]);
+    if (base == null || base.kind() == OutputColumn.Kind.VARIABLE) {
+      return null;
+    }
+    GroupKey plain = GroupKey.of(base, refs[0].describe());
+    org.apache.spark.sql.catalyst.expressions.Expression function = new GroupKeyFunctions(
+        refs[0].fieldNames()[0], plain.baseType(view), plain.nullable(view), zone).convert(e);
+    return function == null ? null : new GroupKey(base, function, e.describe());
   }
 
   private AggregateCall call(AggregateFunc f) {

@@ -17,6 +17,7 @@ import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
@@ -39,8 +40,12 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   private final long end;
   private final ZarrArray[] variables;
   private final Accumulator[] accumulators;
-  /** The dimension of each GROUP BY column. */
+  /** The dimension of each GROUP BY key. */
   private final int[] groupDims;
+  /** The dimensions the keys are computed from, each once: groups are combinations of their positions. */
+  private final int[] keyDims;
+  /** Each GROUP BY key's values over the partition, or null where the key is the position itself. */
+  private final GroupKeyValues[] keyValues;
   private final GroupSlots slots = new GroupSlots();
   /** Scratch for decoding block by block, reused across the partition's chunks and tasks. */
   private final DecodeBuffers buffers = DecodeBuffers.borrow();
@@ -68,7 +73,9 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
       accumulators[c] = Accumulator.of(calls.get(c));
     }
     shareCounts(calls);
-    groupDims = aggregate.groupBy().stream().mapToInt(OutputColumn::index).toArray();
+    groupDims = aggregate.groupBy().stream().mapToInt(k -> k.column().index()).toArray();
+    keyDims = java.util.Arrays.stream(groupDims).distinct().toArray();
+    keyValues = new GroupKeyValues[groupDims.length];
     if (groupDims.length == 0) {
       // Without GROUP BY every partition answers one row, even an empty one: COUNT must say 0.
       slot(new long[0]);
@@ -100,6 +107,9 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
       return false;
     }
     done = true;
+    for (int k = 0; k < groupDims.length; k++) {
+      keyValues[k] = keyValues(aggregate.groupBy().get(k));
+    }
     for (long i = start; i < end; i++) {
       accumulate(plan.chunkCoords(i));
     }
@@ -141,7 +151,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
       }
       Accumulator[] targets = on.toArray(new Accumulator[0]);
       if (v < 0) {
-        new ChunkFeeder(null, null, false, targets, len, BoxCopy.strides(len), 0, groupDims, slotOf)
+        new ChunkFeeder(null, null, false, targets, len, BoxCopy.strides(len), 0, keyDims, slotOf)
             .countAll();
       } else {
         read(v, chunk, lo, len, targets, slotOf);
@@ -214,25 +224,33 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     for (int d = 0; d < start.length; d++) {
       origin += start[d] * strides[d];
     }
-    return new ChunkFeeder(type, cf, FUSE_SHUFFLE, targets, len, strides, origin, groupDims, slotOf);
+    return new ChunkFeeder(type, cf, FUSE_SHUFFLE, targets, len, strides, origin, keyDims, slotOf);
   }
 
-  /** The slot of each group of the box, numbered in C order over the GROUP BY columns. */
+  /**
+   * The slot of each group of the box, numbered in C order over the key dimensions: keys of one
+   * dimension (year and month of time) are read at the same position.
+   */
   private int[] groupSlots(long[] lo, int[] len) {
     int groups = 1;
-    for (int d : groupDims) {
+    for (int d : keyDims) {
       groups *= len[d];
     }
     int[] out = new int[groups];
-    int[] idx = new int[groupDims.length];
+    long[] at = new long[lo.length];
+    int[] idx = new int[keyDims.length];
     long[] key = new long[groupDims.length];
     for (int g = 0; g < groups; g++) {
+      for (int j = 0; j < keyDims.length; j++) {
+        at[keyDims[j]] = lo[keyDims[j]] + idx[j];
+      }
       for (int k = 0; k < groupDims.length; k++) {
-        key[k] = lo[groupDims[k]] + idx[k];
+        long position = at[groupDims[k]];
+        key[k] = keyValues[k] == null ? position : keyValues[k].representative(position);
       }
       out[g] = slot(key);
-      for (int k = groupDims.length - 1; k >= 0 && ++idx[k] == len[groupDims[k]]; k--) {
-        idx[k] = 0;
+      for (int j = keyDims.length - 1; j >= 0 && ++idx[j] == len[keyDims[j]]; j--) {
+        idx[j] = 0;
       }
     }
     return out;
@@ -252,12 +270,66 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     return new ColumnarBatch(columns, n);
   }
 
-  /** GROUP BY column {@code k}: positions, or the coordinate values at them. */
+  /**
+   * Key {@code k}'s values over the positions of its dimension this partition reads, when
+   * positions may share a key: a function of the dimension, or coordinate values Spark can compare.
+   */
+  private GroupKeyValues keyValues(GroupKey key) throws IOException {
+    boolean comparable = key.function() != null || GROUPABLE.contains(key.baseType(view))
+        || key.baseType(view) instanceof org.apache.spark.sql.types.DecimalType;
+    if (key.isPosition(view) || !comparable || start >= end) {
+      return null;
+    }
+    int d = key.column().index();
+    long lo = Long.MAX_VALUE;
+    long hi = -1;
+    for (long i = start; i < end; i++) {
+      long[] p = plan.positions(d, plan.chunkCoords(i)[d]);
+      if (p.length > 0) {
+        lo = Math.min(lo, p[0]);
+        hi = Math.max(hi, p[p.length - 1]);
+      }
+    }
+    if (hi < lo) {
+      return null;
+    }
+    int n = Math.toIntExact(hi - lo + 1);
+    WritableColumnVector base = new OnHeapColumnVector(n, key.baseType(view));
+    baseValues(key, lo, n, base);
+    return new GroupKeyValues(lo, base, n, key.baseType(view), key.function());
+  }
+
+  /** Types whose values Spark groups by equality, as Java's equals compares them. */
+  private static final java.util.Set<org.apache.spark.sql.types.DataType> GROUPABLE = java.util.Set.of(
+      DataTypes.ByteType, DataTypes.ShortType, DataTypes.IntegerType, DataTypes.LongType,
+      DataTypes.FloatType, DataTypes.DoubleType, DataTypes.BooleanType, DataTypes.DateType,
+      DataTypes.TimestampType, DataTypes.TimestampNTZType, DataTypes.StringType);
+
+  /** The key column's values at positions {@code [first, first + n)}: positions, or coordinate values. */
+  private void baseValues(GroupKey key, long first, int n, WritableColumnVector out) throws IOException {
+    DatasetView.Dimension dim = view.dims().get(key.column().index());
+    if (key.column().kind() == OutputColumn.Kind.POSITION || dim.coordinate() == null) {
+      for (int i = 0; i < n; i++) {
+        out.putLong(i, first + i);
+      }
+      return;
+    }
+    ZarrArray coordinate = dim.coordinate().open(store);
+    ChunkData values = coordinate.read(new long[] {first}, new int[] {n});
+    ValueWriters.of(coordinate.memoryType(), dim.cf()).write(values, 0, out, 0, n);
+  }
+
+  /** GROUP BY key {@code k}: the function's values, else positions or the coordinate values at them. */
   private WritableColumnVector groupColumn(int k, int n) throws IOException {
     WritableColumnVector v = new OnHeapColumnVector(Math.max(1, n), schema.fields()[k].dataType());
-    DatasetView.Dimension dim = view.dims().get(groupDims[k]);
-    boolean positions = aggregate.groupBy().get(k).kind() == OutputColumn.Kind.POSITION || dim.coordinate() == null;
-    if (positions) {
+    GroupKey key = aggregate.groupBy().get(k);
+    if (key.function() != null) {
+      for (int s = 0; s < n; s++) {
+        keyValues[k].write(slots.key(s)[k], v, s);
+      }
+      return v;
+    }
+    if (key.isPosition(view)) {
       for (int s = 0; s < n; s++) {
         v.putLong(s, slots.key(s)[k]);
       }
@@ -272,6 +344,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     if (n == 0) {
       return v;
     }
+    DatasetView.Dimension dim = view.dims().get(groupDims[k]);
     ZarrArray coordinate = dim.coordinate().open(store);
     ChunkData values = coordinate.read(new long[] {min}, new int[] {(int) (max - min + 1)});
     ValueWriter writer = ValueWriters.of(coordinate.memoryType(), dim.cf());

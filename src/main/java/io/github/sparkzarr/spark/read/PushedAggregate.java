@@ -14,19 +14,17 @@ import org.apache.spark.sql.types.StructType;
  * values, holding each call's partial result. Spark merges the partitions' rows (a sum of sums, a
  * sum of counts, a min of mins), so the answer is the one Spark computes from every row.
  *
- * @param groupBy dimension or position columns, in the order of the query's GROUP BY
+ * @param groupBy dimension or position columns or functions of one, in the order of the query's GROUP BY
  */
-public record PushedAggregate(List<OutputColumn> groupBy, List<AggregateCall> calls)
+public record PushedAggregate(List<GroupKey> groupBy, List<AggregateCall> calls)
     implements Serializable {
 
   /** What the scan returns: the group columns, then one column per call. */
   public StructType schema(DatasetView view) {
     List<StructField> fields = new ArrayList<>();
-    for (OutputColumn c : groupBy) {
-      DatasetView.Dimension d = view.dims().get(c.index());
-      boolean position = c.kind() == OutputColumn.Kind.POSITION;
-      fields.add(DataTypes.createStructField(position ? d.indexColumn() : d.column(),
-          position ? DataTypes.LongType : d.type(), !position && d.nullable()));
+    for (int k = 0; k < groupBy.size(); k++) {
+      GroupKey key = groupBy.get(k);
+      fields.add(DataTypes.createStructField("group_" + k, key.type(view), key.nullable(view)));
     }
     for (int i = 0; i < calls.size(); i++) {
       fields.add(DataTypes.createStructField("partial_" + i, calls.get(i).resultType(), true));
@@ -37,10 +35,7 @@ public record PushedAggregate(List<OutputColumn> groupBy, List<AggregateCall> ca
   public String describe(DatasetView view) {
     String calls = this.calls.stream().map(c -> c.kind() + "(" + (c.variable() < 0 ? "*"
         : view.variables().get(c.variable()).column()) + ")").collect(Collectors.joining(", "));
-    String groups = groupBy.stream().map(c -> {
-      DatasetView.Dimension d = view.dims().get(c.index());
-      return c.kind() == OutputColumn.Kind.POSITION ? d.indexColumn() : d.column();
-    }).collect(Collectors.joining(", "));
+    String groups = groupBy.stream().map(GroupKey::name).collect(Collectors.joining(", "));
     return "partialAggregates=[" + calls + "]" + (groupBy.isEmpty() ? "" : " groupBy=[" + groups + "]");
   }
 }

@@ -211,7 +211,8 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
         return null;
       }
     }
-    return new AggregatePlanner(view, this::column, SQLConf.get().ansiEnabled()).plan(aggregation);
+    return new AggregatePlanner(view, this::column, SQLConf.get().ansiEnabled(),
+        SQLConf.get().sessionLocalTimeZone()).plan(aggregation);
   }
 
   /** COUNT(*), COUNT and MIN/MAX of dimension columns, from metadata alone; null if not possible. */

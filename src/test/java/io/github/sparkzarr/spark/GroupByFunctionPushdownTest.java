@@ -1,0 +1,140 @@
+package io.github.sparkzarr.spark;
+
+import static io.github.sparkzarr.spark.AggregatePushdownTest.assertRowsEqual;
+import static io.github.sparkzarr.spark.AggregatePushdownTest.pushed;
+import static io.github.sparkzarr.spark.AggregatePushdownTest.sorted;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkzarr.zarr.ZarrArray;
+import io.github.sparkzarr.zarr.ZarrHierarchy;
+import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
+import io.github.sparkzarr.zarr.dtype.DataType;
+import io.github.sparkzarr.zarr.dtype.NumpyDtype;
+import io.github.sparkzarr.zarr.metadata.ArrayMetadata;
+import io.github.sparkzarr.zarr.metadata.ChunkKeyEncoding;
+import io.github.sparkzarr.zarr.metadata.FillValue;
+import io.github.sparkzarr.zarr.metadata.Json;
+import io.github.sparkzarr.zarr.store.HadoopStore;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * GROUP BY a function of a dimension ({@code month(time)}, {@code floor(lat / 20)}): the scan
+ * computes the aggregate per key, with Spark's own functions, and answers what Spark computes from
+ * the rows.
+ *
+ * <p>The store: time (int64 hours since 2020-01-30 in CF form, every 13 hours across three months,
+ * position 45 missing), lat (float64 with repeated values: 10, 10, 20, 20, ...), v(time, lat)
+ * float32 (fill NaN, some NaN values), in chunks 7 x 5 with edge chunks.
+ */
+class GroupByFunctionPushdownTest extends SparkTestBase {
+  private static String store;
+  private static String ansi;
+
+  @BeforeAll
+  static void write() throws Exception {
+    Path dir = Files.createTempDirectory("zarr-group-functions").resolve("g.zarr");
+    store = dir.toString();
+    HadoopStore s = new HadoopStore(store, new Configuration());
+    ZarrHierarchy.writeGroupV2(s, "", null);
+    ObjectNode timeAttrs = Json.object();
+    timeAttrs.put("units", "hours since 2020-01-30 00:00:00");
+    timeAttrs.put("calendar", "proleptic_gregorian");
+    timeAttrs.put("_FillValue", -9999);
+    ZarrArray time = array(s, "time", "<i8", new long[] {50}, new int[] {7}, List.of("time"), timeAttrs);
+    ZarrArray lat = array(s, "lat", "<f8", new long[] {12}, new int[] {5}, List.of("lat"), Json.object());
+    ZarrArray v = array(s, "v", "<f4", new long[] {50, 12}, new int[] {7, 5}, List.of("time", "lat"), Json.object());
+    ZarrPushdownTest.writeAll(time, (i, j) -> i == 45 ? -9999 : i * 13);
+    ZarrPushdownTest.writeAll(lat, (i, j) -> 10.0 * (i / 2 + 1));
+    ZarrPushdownTest.writeAll(v, (i, j) -> (i * j) % 9 == 4 ? Double.NaN : i * 0.5 - j * 1.25);
+    ZarrHierarchy.consolidateV2(s);
+    dir.toFile().deleteOnExit();
+    ansi = spark().conf().get("spark.sql.ansi.enabled");
+    // Spark translates casts and arithmetic for the scan only under ANSI rules (Spark 4's default).
+    spark().conf().set("spark.sql.ansi.enabled", "true");
+  }
+
+  @AfterAll
+  static void restore() {
+    spark().conf().set("spark.sql.ansi.enabled", ansi);
+  }
+
+  private static ZarrArray array(HadoopStore s, String name, String dtype, long[] shape, int[] chunks,
+      List<String> dims, ObjectNode attrs) throws Exception {
+    DataType t = NumpyDtype.parse(dtype);
+    FillValue fill = FillValue.parseV2(t.kind() == DataType.Kind.FLOAT ? Json.nodes().textNode("NaN") : null, t);
+    ArrayMetadata md = new ArrayMetadata(2, shape, chunks, t, fill, new V2ChunkCodec(t, false, List.of(), null),
+        ChunkKeyEncoding.v2('.'), dims, attrs);
+    return ZarrHierarchy.writeArrayV2(s, name, md);
+  }
+
+  private static Dataset<Row> query(String sql, boolean pushDown, String maxPartitionBytes) {
+    spark().read().format("zarr").option("pushDownAggregate", pushDown).option("maxPartitionBytes", maxPartitionBytes)
+        .load(store).select("*", "time_index", "lat_index").createOrReplaceTempView("t");
+    return spark().sql(sql);
+  }
+
+  /** In one partition (complete in the scan) and in one partition per chunk (merged by Spark). */
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "SELECT year(time), month(time), sum(v), count(v), count(*), min(v), max(v) FROM t GROUP BY year(time), month(time)",
+      "SELECT trunc(time, 'MM') m, avg(v) FROM t GROUP BY m",
+      "SELECT hour(time), dayofweek(time), count(v) FROM t GROUP BY 1, 2",
+      "SELECT CAST(time AS DATE) d, max(v), min(v) FROM t GROUP BY d",
+      "SELECT quarter(time), day(time), dayofyear(time), weekofyear(time), count(*) FROM t GROUP BY 1, 2, 3, 4",
+      "SELECT floor(lat / 20) b, month(time), avg(v) FROM t GROUP BY 1, 2",
+      "SELECT lat, sum(v), count(*) FROM t GROUP BY lat",
+      "SELECT time_index % 5, lat_index * 2 - 1, sum(v) FROM t GROUP BY 1, 2",
+      "SELECT (lat_index - 5) * 0.0D z, count(*) FROM t GROUP BY z", // -0.0 and 0.0 are one key in Spark
+      "SELECT ceil(lat / 15.0) + 1, round(lat / 7, 1), max(v) FROM t GROUP BY 1, 2",
+      "SELECT month(time), avg(v) FROM t WHERE lat >= 20 AND time_index < 30 GROUP BY 1",
+      "SELECT month(time), count(*) FROM t WHERE time_index > 3 AND lat < 40 GROUP BY 1",
+  })
+  void functionsOfADimensionAreComputedInTheScan(String sql) {
+    for (String maxPartitionBytes : new String[] {"128m", "1"}) {
+      Dataset<Row> on = query(sql, true, maxPartitionBytes);
+      String plan = on.queryExecution().executedPlan().toString();
+      assertTrue(pushed(on), () -> "not pushed: " + plan);
+      List<Row> actual = sorted(on);
+      Dataset<Row> off = query(sql, false, maxPartitionBytes);
+      assertFalse(pushed(off));
+      assertEquals(off.schema(), on.schema(), sql);
+      assertRowsEqual(sorted(off), actual, sql + " maxPartitionBytes=" + maxPartitionBytes);
+    }
+  }
+
+  @Test
+  void aKeyRepeatedAlongTheDimensionIsOneGroup() {
+    // One partition: complete in the scan, so the scan itself must merge the repeated keys.
+    Dataset<Row> on = query("SELECT month(time), count(*) FROM t GROUP BY 1", true, "128m");
+    assertTrue(on.queryExecution().executedPlan().toString().contains(" complete"));
+    List<Row> rows = sorted(on);
+    // Every 13 hours from 2020-01-30: 4 times in January, 45 in February (leap year), one missing;
+    // 12 latitudes each.
+    assertEquals("[[1,48], [2,540], [null,12]]", rows.toString());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "SELECT date_trunc('month', time), avg(v) FROM t GROUP BY 1", // Spark does not hand it to sources
+      "SELECT hour(time) + lat, sum(v) FROM t GROUP BY 1", // two dimensions
+      "SELECT floor(v), count(*) FROM t GROUP BY 1", // a variable
+  })
+  void otherKeysAreLeftToSpark(String sql) {
+    Dataset<Row> on = query(sql, true, "128m");
+    assertFalse(pushed(on));
+    assertRowsEqual(sorted(query(sql, false, "128m")), sorted(on), sql);
+  }
+}
