@@ -102,6 +102,7 @@ public final class ProfileScan {
       for (int i = 0; i < WARMUP; i++) {
         spark.sql(query).collectAsList();
       }
+      System.out.println("[compare] warm-up done");
       asyncProfiler("start,event=cpu,interval=1ms,threads");
       java.util.List<Double> seconds = new java.util.ArrayList<>();
       java.util.List<Double> cpuSeconds = new java.util.ArrayList<>();
