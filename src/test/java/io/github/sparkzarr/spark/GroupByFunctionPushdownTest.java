@@ -115,6 +115,31 @@ class GroupByFunctionPushdownTest extends SparkTestBase {
     }
   }
 
+  /**
+   * Area-weighted sums: {@code SUM(v * w)} and {@code SUM(w)} with w a function of one dimension.
+   * Rounded differently from Spark's row-by-row products (assertRowsEqual allows 1e-12 relative).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "SELECT sum(v * cos(radians(lat))) / sum(cos(radians(lat))), sum(cos(radians(lat))) FROM t",
+      "SELECT month(time), sum(v * cos(radians(lat))), sum(v), count(v) FROM t GROUP BY 1",
+      "SELECT lat, sum(sqrt(lat) * v), max(v) FROM t WHERE time_index < 40 GROUP BY lat",
+      "SELECT sum(v * (time_index % 3)), sum(v * lat), sum(lat_index * 1.5D) FROM t",
+      "SELECT sum(v * CAST(hour(time) AS DOUBLE)), sum(CAST(hour(time) AS DOUBLE)) FROM t", // null weights
+      "SELECT time_index, sum(v * CAST(hour(time) AS DOUBLE)), sum(CAST(hour(time) AS DOUBLE)) FROM t GROUP BY 1",
+  })
+  void weightedSumsAreComputedInTheScan(String sql) {
+    for (String maxPartitionBytes : new String[] {"128m", "1"}) {
+      Dataset<Row> on = query(sql, true, maxPartitionBytes);
+      String plan = on.queryExecution().executedPlan().toString();
+      assertTrue(pushed(on), () -> "not pushed: " + plan);
+      assertFalse(plan.contains(" complete"), plan);
+      Dataset<Row> off = query(sql, false, maxPartitionBytes);
+      assertEquals(off.schema(), on.schema(), sql);
+      assertRowsEqual(sorted(off), sorted(on), sql + " maxPartitionBytes=" + maxPartitionBytes);
+    }
+  }
+
   @Test
   void aKeyRepeatedAlongTheDimensionIsOneGroup() {
     // One partition: complete in the scan, so the scan itself must merge the repeated keys.
@@ -131,6 +156,8 @@ class GroupByFunctionPushdownTest extends SparkTestBase {
       "SELECT date_trunc('month', time), avg(v) FROM t GROUP BY 1", // Spark does not hand it to sources
       "SELECT hour(time) + lat, sum(v) FROM t GROUP BY 1", // two dimensions
       "SELECT floor(v), count(*) FROM t GROUP BY 1", // a variable
+      "SELECT sum(v * v), sum(v * cos(radians(lat)) * hour(time)) FROM t", // not v times a weight
+      "SELECT avg(v * cos(radians(lat))) FROM t", // AVG: Spark asks for COUNT of the product too
   })
   void otherKeysAreLeftToSpark(String sql) {
     Dataset<Row> on = query(sql, true, "128m");

@@ -8,8 +8,14 @@ import org.apache.spark.sql.types.DataType;
  *
  * @param variable the variable aggregated, or -1 for {@link Kind#COUNT_ROWS}
  * @param resultType the partial result's Spark type (what Spark's own partial aggregate yields)
+ * @param weight for {@code SUM(v * w(d))} (a {@link Kind#SUM}) and {@code SUM(w(d))} (a {@link
+ *     Kind#COUNT_ROWS}): the weight, a function of one dimension; else null
  */
-public record AggregateCall(Kind kind, int variable, DataType resultType) implements Serializable {
+public record AggregateCall(Kind kind, int variable, DataType resultType, GroupKey weight) implements Serializable {
+
+  AggregateCall(Kind kind, int variable, DataType resultType) {
+    this(kind, variable, resultType, null);
+  }
   public enum Kind {
     /** COUNT(*), or COUNT of a column that is never null. */
     COUNT_ROWS,
@@ -22,6 +28,6 @@ public record AggregateCall(Kind kind, int variable, DataType resultType) implem
 
   @Override
   public String toString() {
-    return kind + "(" + (variable < 0 ? "*" : "#" + variable) + ")";
+    return kind + "(" + (variable < 0 ? "*" : "#" + variable) + (weight == null ? "" : " * " + weight.name()) + ")";
   }
 }

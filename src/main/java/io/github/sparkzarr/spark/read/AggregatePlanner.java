@@ -5,7 +5,9 @@ import io.github.sparkzarr.zarr.dtype.DataType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import org.apache.spark.sql.connector.expressions.Cast;
 import org.apache.spark.sql.connector.expressions.Expression;
+import org.apache.spark.sql.connector.expressions.GeneralScalarExpression;
 import org.apache.spark.sql.connector.expressions.NamedReference;
 import org.apache.spark.sql.connector.expressions.aggregate.AggregateFunc;
 import org.apache.spark.sql.connector.expressions.aggregate.Aggregation;
@@ -99,6 +101,9 @@ final class AggregatePlanner {
       boolean neverNull = col.kind() == OutputColumn.Kind.POSITION || !view.dims().get(col.index()).nullable();
       return neverNull ? new AggregateCall(AggregateCall.Kind.COUNT_ROWS, -1, DataTypes.LongType) : null;
     }
+    if (f instanceof Sum s && !s.isDistinct() && !(s.column() instanceof NamedReference)) {
+      return weightedSum(s.column());
+    }
     if (f instanceof Sum s && !s.isDistinct()) {
       OutputColumn col = variable(s.column());
       if (col == null) {
@@ -121,6 +126,45 @@ final class AggregatePlanner {
       return col == null ? null : new AggregateCall(AggregateCall.Kind.MAX, col.index(), type(col));
     }
     return null;
+  }
+
+  /**
+   * {@code SUM(v * w)} or {@code SUM(w)} of a floating-point variable v and a weight w, a function
+   * of one dimension such as {@code cos(radians(lat))}: area-weighted means. The scan adds v (or
+   * counts rows) per position of w's dimension and multiplies each position's sum by its weight.
+   * The products are rounded differently from Spark's row by row, as the lanes of any sum are.
+   */
+  private AggregateCall weightedSum(Expression e) {
+    GroupKey alone = weight(e);
+    if (alone != null) {
+      return new AggregateCall(AggregateCall.Kind.COUNT_ROWS, -1, DataTypes.DoubleType, alone);
+    }
+    if (!(e instanceof GeneralScalarExpression g) || !g.name().equals("*") || g.children().length != 2) {
+      return null;
+    }
+    for (int side = 0; side < 2; side++) {
+      OutputColumn v = floatVariable(g.children()[side]);
+      GroupKey w = weight(g.children()[1 - side]);
+      if (v != null && w != null) {
+        return new AggregateCall(AggregateCall.Kind.SUM, v.index(), DataTypes.DoubleType, w);
+      }
+    }
+    return null;
+  }
+
+  /** A floating-point variable the scan can aggregate, alone or cast to double as Spark casts it. */
+  private OutputColumn floatVariable(Expression e) {
+    if (e instanceof Cast c && c.dataType() == DataTypes.DoubleType) {
+      e = c.expression();
+    }
+    OutputColumn v = variable(e);
+    return v != null && memoryType(v).kind() == DataType.Kind.FLOAT ? v : null;
+  }
+
+  /** A double-valued function of one dimension, or null. */
+  private GroupKey weight(Expression e) {
+    GroupKey w = groupKey(e);
+    return w != null && w.type(view) == DataTypes.DoubleType ? w : null;
   }
 
   /** A variable column the scan can aggregate, or null. */

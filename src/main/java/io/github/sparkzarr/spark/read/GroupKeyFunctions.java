@@ -6,22 +6,33 @@ import org.apache.spark.sql.catalyst.expressions.Add;
 import org.apache.spark.sql.catalyst.expressions.BoundReference;
 import org.apache.spark.sql.catalyst.expressions.Cast;
 import org.apache.spark.sql.catalyst.expressions.Ceil;
+import org.apache.spark.sql.catalyst.expressions.Cos;
 import org.apache.spark.sql.catalyst.expressions.DayOfMonth;
 import org.apache.spark.sql.catalyst.expressions.DayOfYear;
 import org.apache.spark.sql.catalyst.expressions.Divide;
 import org.apache.spark.sql.catalyst.expressions.EvalMode;
+import org.apache.spark.sql.catalyst.expressions.Exp;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.Floor;
 import org.apache.spark.sql.catalyst.expressions.Hour;
 import org.apache.spark.sql.catalyst.expressions.Literal;
+import org.apache.spark.sql.catalyst.expressions.Log;
+import org.apache.spark.sql.catalyst.expressions.Log10;
 import org.apache.spark.sql.catalyst.expressions.Minute;
 import org.apache.spark.sql.catalyst.expressions.Month;
 import org.apache.spark.sql.catalyst.expressions.Multiply;
+import org.apache.spark.sql.catalyst.expressions.Pow;
 import org.apache.spark.sql.catalyst.expressions.Quarter;
 import org.apache.spark.sql.catalyst.expressions.Remainder;
 import org.apache.spark.sql.catalyst.expressions.Round;
 import org.apache.spark.sql.catalyst.expressions.Second;
+import org.apache.spark.sql.catalyst.expressions.Signum;
+import org.apache.spark.sql.catalyst.expressions.Sin;
+import org.apache.spark.sql.catalyst.expressions.Sqrt;
 import org.apache.spark.sql.catalyst.expressions.Subtract;
+import org.apache.spark.sql.catalyst.expressions.Tan;
+import org.apache.spark.sql.catalyst.expressions.ToDegrees;
+import org.apache.spark.sql.catalyst.expressions.ToRadians;
 import org.apache.spark.sql.catalyst.expressions.TruncDate;
 import org.apache.spark.sql.catalyst.expressions.UnaryMinus;
 import org.apache.spark.sql.catalyst.expressions.WeekDay;
@@ -40,7 +51,8 @@ import scala.Option;
  * Turns a GROUP BY expression Spark hands the scan (its connector form, such as {@code
  * EXTRACT(MONTH FROM CAST(time AS DATE))}) back into Spark's own expression over one column, so the
  * scan computes each key with Spark's code and gets what Spark would. Only the calendar fields,
- * arithmetic, rounding and casts Spark translates are taken; anything else declines the pushdown.
+ * arithmetic, rounding, casts and elementary functions Spark translates are taken; anything else
+ * declines the pushdown. Also the weights of weighted sums ({@code cos(radians(lat))}).
  */
 final class GroupKeyFunctions {
   /** Key types the reader writes into its result batch. */
@@ -135,6 +147,17 @@ final class GroupKeyFunctions {
       case "CEIL/1" -> new Ceil(a[0]);
       case "ROUND/2" -> new Round(a[0], a[1], true);
       case "TRUNC/2" -> new TruncDate(a[0], a[1]);
+      case "COS/1" -> new Cos(a[0]);
+      case "SIN/1" -> new Sin(a[0]);
+      case "TAN/1" -> new Tan(a[0]);
+      case "RADIANS/1" -> new ToRadians(a[0]);
+      case "DEGREES/1" -> new ToDegrees(a[0]);
+      case "SQRT/1" -> new Sqrt(a[0]);
+      case "EXP/1" -> new Exp(a[0]);
+      case "LN/1" -> new Log(a[0]);
+      case "LOG10/1" -> new Log10(a[0]);
+      case "POWER/2" -> new Pow(a[0], a[1]);
+      case "SIGN/1" -> new Signum(a[0]);
       default -> null;
     };
   }

@@ -58,6 +58,11 @@ final class GroupKeyValues {
     return representative[(int) (position - first)];
   }
 
+  /** The key at {@code position}: Spark's internal value, or null. */
+  Object value(long position) {
+    return values[(int) (position - first)];
+  }
+
   /** Writes the key at {@code position} into row {@code row} of {@code out}. */
   void write(long position, WritableColumnVector out, int row) {
     Object v = values[(int) (position - first)];

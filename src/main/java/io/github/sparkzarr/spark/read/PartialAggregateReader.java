@@ -40,8 +40,15 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   private final long end;
   private final ZarrArray[] variables;
   private final Accumulator[] accumulators;
-  /** The dimension of each GROUP BY key. */
+  /**
+   * The GROUP BY keys, then the positions along each weighted sum's dimension: hidden keys, not
+   * returned, so each row's weight is known.
+   */
+  private final List<GroupKey> keys;
+  /** The dimension of each key. */
   private final int[] groupDims;
+  /** Each weighted sum's weights over the partition (null for other calls). */
+  private final GroupKeyValues[] weights;
   /** The dimensions the keys are computed from, each once: groups are combinations of their positions. */
   private final int[] keyDims;
   /** Each GROUP BY key's values over the partition, or null where the key is the position itself. */
@@ -73,7 +80,12 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
       accumulators[c] = Accumulator.of(calls.get(c));
     }
     shareCounts(calls);
-    groupDims = aggregate.groupBy().stream().mapToInt(k -> k.column().index()).toArray();
+    keys = new ArrayList<>(aggregate.groupBy());
+    for (int d : aggregate.weightDims()) {
+      keys.add(GroupKey.of(new OutputColumn(OutputColumn.Kind.POSITION, d), "position"));
+    }
+    groupDims = keys.stream().mapToInt(k -> k.column().index()).toArray();
+    weights = new GroupKeyValues[calls.size()];
     keyDims = java.util.Arrays.stream(groupDims).distinct().toArray();
     keyValues = new GroupKeyValues[groupDims.length];
     if (groupDims.length == 0) {
@@ -108,7 +120,11 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     }
     done = true;
     for (int k = 0; k < groupDims.length; k++) {
-      keyValues[k] = keyValues(aggregate.groupBy().get(k));
+      keyValues[k] = keyValues(keys.get(k));
+    }
+    for (int c = 0; c < weights.length; c++) {
+      GroupKey w = aggregate.calls().get(c).weight();
+      weights[c] = w == null || start >= end ? null : keyValuesOverPartition(w);
     }
     for (long i = start; i < end; i++) {
       accumulate(plan.chunkCoords(i));
@@ -258,16 +274,44 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
 
   private ColumnarBatch results() throws IOException {
     int n = slots.size();
+    int visible = aggregate.groupBy().size();
     ColumnVector[] columns = new ColumnVector[schema.fields().length];
-    for (int k = 0; k < groupDims.length; k++) {
+    for (int k = 0; k < visible; k++) {
       columns[k] = groupColumn(k, n);
     }
     for (int c = 0; c < accumulators.length; c++) {
-      WritableColumnVector v = new OnHeapColumnVector(Math.max(1, n), schema.fields()[groupDims.length + c].dataType());
-      accumulators[c].write(v, n);
-      columns[groupDims.length + c] = v;
+      WritableColumnVector v = new OnHeapColumnVector(Math.max(1, n), schema.fields()[visible + c].dataType());
+      if (aggregate.calls().get(c).weight() != null) {
+        writeWeighted(c, v, n);
+      } else {
+        accumulators[c].write(v, n);
+      }
+      columns[visible + c] = v;
     }
     return new ColumnarBatch(columns, n);
+  }
+
+  /** Call {@code c}'s sums (or counts) per group and position, times the position's weight. */
+  private void writeWeighted(int c, WritableColumnVector out, int n) {
+    if (n == 0) {
+      return;
+    }
+    AggregateCall call = aggregate.calls().get(c);
+    boolean counts = call.kind() == AggregateCall.Kind.COUNT_ROWS;
+    WritableColumnVector raw = new OnHeapColumnVector(Math.max(1, n), counts ? DataTypes.LongType : DataTypes.DoubleType);
+    accumulators[c].write(raw, n);
+    int k = keys.size() - 1;
+    while (groupDims[k] != call.weight().column().index()) {
+      k--; // the hidden position key of the weight's dimension
+    }
+    for (int s = 0; s < n; s++) {
+      Object w = weights[c].value(slots.key(s)[k]);
+      if (raw.isNullAt(s) || w == null) {
+        out.putNull(s);
+      } else {
+        out.putDouble(s, (counts ? raw.getLong(s) : raw.getDouble(s)) * (Double) w);
+      }
+    }
   }
 
   /**
@@ -280,6 +324,11 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     if (key.isPosition(view) || !comparable || start >= end) {
       return null;
     }
+    return keyValuesOverPartition(key);
+  }
+
+  /** The key's values over the positions of its dimension the partition reads. */
+  private GroupKeyValues keyValuesOverPartition(GroupKey key) throws IOException {
     int d = key.column().index();
     long lo = Long.MAX_VALUE;
     long hi = -1;
@@ -322,7 +371,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   /** GROUP BY key {@code k}: the function's values, else positions or the coordinate values at them. */
   private WritableColumnVector groupColumn(int k, int n) throws IOException {
     WritableColumnVector v = new OnHeapColumnVector(Math.max(1, n), schema.fields()[k].dataType());
-    GroupKey key = aggregate.groupBy().get(k);
+    GroupKey key = keys.get(k);
     if (key.function() != null) {
       for (int s = 0; s < n; s++) {
         keyValues[k].write(slots.key(s)[k], v, s);

@@ -32,9 +32,20 @@ public record PushedAggregate(List<GroupKey> groupBy, List<AggregateCall> calls)
     return DataTypes.createStructType(fields);
   }
 
+  /**
+   * The dimensions the weights of weighted sums vary along. The scan adds per position of each,
+   * and returns a row per group and position, the weight applied, for Spark to merge: so such an
+   * aggregation is never complete in the scan.
+   */
+  public int[] weightDims() {
+    return calls.stream().filter(c -> c.weight() != null).mapToInt(c -> c.weight().column().index())
+        .distinct().toArray();
+  }
+
   public String describe(DatasetView view) {
     String calls = this.calls.stream().map(c -> c.kind() + "(" + (c.variable() < 0 ? "*"
-        : view.variables().get(c.variable()).column()) + ")").collect(Collectors.joining(", "));
+        : view.variables().get(c.variable()).column()) + (c.weight() == null ? "" : " * " + c.weight().name()) + ")")
+        .collect(Collectors.joining(", "));
     String groups = groupBy.stream().map(GroupKey::name).collect(Collectors.joining(", "));
     return "partialAggregates=[" + calls + "]" + (groupBy.isEmpty() ? "" : " groupBy=[" + groups + "]");
   }

@@ -156,7 +156,8 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
    * Complete when answered from metadata, or when the scan computes it and plans a single
    * partition (a small box): that partition's partial results are the final ones, so Spark drops
    * its final aggregate and the shuffle before it. Not with AVG: Spark then splits it into SUM
-   * and COUNT and asks again after pushAggregation, and divides the scan's SUM by its COUNT. The
+   * and COUNT and asks again after pushAggregation, and divides the scan's SUM by its COUNT. Nor
+   * with weighted sums, whose partial rows are per position (PushedAggregate.weightDims). The
    * answer is the same each time it is asked (it depends on the plan only), and build() then plans
    * exactly one partition, so a complete answer never meets several partitions.
    */
@@ -171,7 +172,7 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
       }
     }
     PushedAggregate partial = partialPlan(aggregation);
-    completeAggregate = partial != null
+    completeAggregate = partial != null && partial.weightDims().length == 0
         && ((ZarrScan) scanOf(partial, false)).planInputPartitions().length == 1;
     return completeAggregate;
   }
