@@ -4,7 +4,8 @@ a dimension"). Run with Debian's /usr/bin/python3 (zarr-python 2.13, xarray, das
   monthly_means.py generate OUT   a year of 6-hourly t2m and tp on a 1-degree grid (lat descending,
                                   as in ERA5), chunks 100 x 91 x 180, xarray's defaults (blosc lz4)
   monthly_means.py xarray STORE   xarray+dask (2 threads, blosc's own threads off): the mean per
-                                  month over all points, by resample and by groupby, and the sum
+                                  month over all points, by resample and by groupby, the sum, and
+                                  the area-weighted mean (weights cos(lat))
 """
 import statistics
 import sys
@@ -35,11 +36,14 @@ def xarray(store, reps=5):
     import numcodecs
     import xarray as xr
     numcodecs.blosc.use_threads = False
+    import numpy as np
     ds = xr.open_zarr(store)
+    weights = np.cos(np.deg2rad(ds.lat))
     runs = {
         "resample(time='1MS').mean(...)": lambda: ds.t2m.resample(time="1MS").mean(...).compute(),
         "groupby('time.month').mean(...)": lambda: ds.t2m.groupby("time.month").mean(...).compute(),
         "sum()": lambda: ds.t2m.sum().compute(),
+        "weighted(cos(lat)).mean(all dims)": lambda: ds.t2m.weighted(weights).mean(("time", "lat", "lon")).compute(),
     }
     with dask.config.set(scheduler="threads", num_workers=2):
         for name, run in runs.items():
