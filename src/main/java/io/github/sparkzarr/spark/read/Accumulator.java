@@ -11,6 +11,17 @@ interface Accumulator {
   /** Adds elements {@code [from, from + n)} of {@code chunk} to group {@code slot}. */
   void add(NumericChunk chunk, int from, int n, int slot);
 
+  /**
+   * Adds elements {@code [from, from + n)}, element {@code j} to slot {@code slotOf[group + j *
+   * stride]}: a run along a grouped last dimension (GROUP BY lat, lon), each element its own group.
+   * Overridden where one call per element costs more than the addition.
+   */
+  default void addEach(NumericChunk chunk, int from, int n, int[] slotOf, int group, int stride) {
+    for (int j = 0; j < n; j++) {
+      add(chunk, from + j, 1, slotOf[group + j * stride]);
+    }
+  }
+
   /** Writes the partial result of slots {@code [0, slots)} to rows of the same numbers. */
   void write(WritableColumnVector out, int slots);
 

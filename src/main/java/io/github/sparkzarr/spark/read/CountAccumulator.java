@@ -47,6 +47,19 @@ final class CountAccumulator implements Accumulator {
   }
 
   @Override
+  public void addEach(NumericChunk chunk, int from, int n, int[] slotOf, int group, int stride) {
+    if (!skipMissing || !chunk.masksValues() && !(chunk.layout.isFloat() && chunk.maskNaN)) {
+      for (int j = 0; j < n; j++) {
+        counts[slotOf[group + j * stride]]++;
+      }
+    } else if (chunk.layout.isFloat()) {
+      floating.addEach(chunk, from, n, slotOf, group, stride);
+    } else {
+      Accumulator.super.addEach(chunk, from, n, slotOf, group, stride);
+    }
+  }
+
+  @Override
   public void write(WritableColumnVector out, int slots) {
     for (int s = 0; s < slots; s++) {
       out.putLong(s, counts[s] + (floating == null ? 0 : floating.count(s)));

@@ -74,6 +74,23 @@ final class ExtremeAccumulator implements Accumulator {
     }
   }
 
+  /** Each element against its own slot's extreme, as {@link #add} compares single elements. */
+  @Override
+  public void addEach(NumericChunk chunk, int from, int n, int[] slotOf, int group, int stride) {
+    boolean floats = chunk.layout.isFloat();
+    for (int j = 0; j < n; j++) {
+      int i = from + j;
+      if (chunk.isMissing(i)) {
+        continue;
+      }
+      if (floats) {
+        addFloating(chunk.floatingAt(i), slotOf[group + j * stride]);
+      } else {
+        addIntegral(chunk.integralAt(i), slotOf[group + j * stride]);
+      }
+    }
+  }
+
   private void addFloating(double v, int slot) {
     if (!seen[slot]) {
       floating[slot] = v;

@@ -53,7 +53,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   private final int[] keyDims;
   /** Each GROUP BY key's values over the partition, or null where the key is the position itself. */
   private final GroupKeyValues[] keyValues;
-  private final GroupSlots slots = new GroupSlots();
+  private final GroupSlots slots;
   /** Scratch for decoding block by block, reused across the partition's chunks and tasks. */
   private final DecodeBuffers buffers = DecodeBuffers.borrow();
   private long decodeNanos;
@@ -87,6 +87,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     groupDims = keys.stream().mapToInt(k -> k.column().index()).toArray();
     weights = new GroupKeyValues[calls.size()];
     keyDims = java.util.Arrays.stream(groupDims).distinct().toArray();
+    slots = new GroupSlots(java.util.Arrays.stream(groupDims).mapToLong(d -> view.dims().get(d).length()).toArray());
     keyValues = new GroupKeyValues[groupDims.length];
     if (groupDims.length == 0) {
       // Without GROUP BY every partition answers one row, even an empty one: COUNT must say 0.

@@ -57,6 +57,15 @@ final class SumAccumulator implements Accumulator {
     }
   }
 
+  /** Each element into its lane of its own slot, as {@link #add} would one at a time. */
+  @Override
+  public void addEach(NumericChunk chunk, int from, int n, int[] slotOf, int group, int stride) {
+    for (int j = 0; j < n; j++) {
+      int slot = slotOf[group + j * stride];
+      addChecked(chunk, from + j, slot, slot * LANES);
+    }
+  }
+
   private static int lane(NumericChunk chunk, int i) {
     return (chunk.first + i) & (LANES - 1);
   }
