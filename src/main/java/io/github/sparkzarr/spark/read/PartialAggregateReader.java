@@ -54,6 +54,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   /** Each GROUP BY key's values over the partition, or null where the key is the position itself. */
   private final GroupKeyValues[] keyValues;
   private final GroupSlots slots;
+  private final PartitionKeys partitionKeys;
   /** Scratch for decoding block by block, reused across the partition's chunks and tasks. */
   private final DecodeBuffers buffers = DecodeBuffers.borrow();
   private long decodeNanos;
@@ -89,6 +90,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     keyDims = java.util.Arrays.stream(groupDims).distinct().toArray();
     slots = new GroupSlots(java.util.Arrays.stream(groupDims).mapToLong(d -> view.dims().get(d).length()).toArray());
     keyValues = new GroupKeyValues[groupDims.length];
+    partitionKeys = new PartitionKeys(plan, store, start, end);
     if (groupDims.length == 0) {
       // Without GROUP BY every partition answers one row, even an empty one: COUNT must say 0.
       slot(new long[0]);
@@ -121,11 +123,11 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     }
     done = true;
     for (int k = 0; k < groupDims.length; k++) {
-      keyValues[k] = keyValues(keys.get(k));
+      keyValues[k] = partitionKeys.grouping(keys.get(k));
     }
     for (int c = 0; c < weights.length; c++) {
       GroupKey w = aggregate.calls().get(c).weight();
-      weights[c] = w == null || start >= end ? null : keyValuesOverPartition(w);
+      weights[c] = w == null ? null : partitionKeys.values(w);
     }
     for (long i = start; i < end; i++) {
       accumulate(plan.chunkCoords(i));
@@ -313,60 +315,6 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
         out.putDouble(s, (counts ? raw.getLong(s) : raw.getDouble(s)) * (Double) w);
       }
     }
-  }
-
-  /**
-   * Key {@code k}'s values over the positions of its dimension this partition reads, when
-   * positions may share a key: a function of the dimension, or coordinate values Spark can compare.
-   */
-  private GroupKeyValues keyValues(GroupKey key) throws IOException {
-    boolean comparable = key.function() != null || GROUPABLE.contains(key.baseType(view))
-        || key.baseType(view) instanceof org.apache.spark.sql.types.DecimalType;
-    if (key.isPosition(view) || !comparable || start >= end) {
-      return null;
-    }
-    return keyValuesOverPartition(key);
-  }
-
-  /** The key's values over the positions of its dimension the partition reads. */
-  private GroupKeyValues keyValuesOverPartition(GroupKey key) throws IOException {
-    int d = key.column().index();
-    long lo = Long.MAX_VALUE;
-    long hi = -1;
-    for (long i = start; i < end; i++) {
-      long[] p = plan.positions(d, plan.chunkCoords(i)[d]);
-      if (p.length > 0) {
-        lo = Math.min(lo, p[0]);
-        hi = Math.max(hi, p[p.length - 1]);
-      }
-    }
-    if (hi < lo) {
-      return null;
-    }
-    int n = Math.toIntExact(hi - lo + 1);
-    WritableColumnVector base = new OnHeapColumnVector(n, key.baseType(view));
-    baseValues(key, lo, n, base);
-    return new GroupKeyValues(lo, base, n, key.baseType(view), key.function());
-  }
-
-  /** Types whose values Spark groups by equality, as Java's equals compares them. */
-  private static final java.util.Set<org.apache.spark.sql.types.DataType> GROUPABLE = java.util.Set.of(
-      DataTypes.ByteType, DataTypes.ShortType, DataTypes.IntegerType, DataTypes.LongType,
-      DataTypes.FloatType, DataTypes.DoubleType, DataTypes.BooleanType, DataTypes.DateType,
-      DataTypes.TimestampType, DataTypes.TimestampNTZType, DataTypes.StringType);
-
-  /** The key column's values at positions {@code [first, first + n)}: positions, or coordinate values. */
-  private void baseValues(GroupKey key, long first, int n, WritableColumnVector out) throws IOException {
-    DatasetView.Dimension dim = view.dims().get(key.column().index());
-    if (key.column().kind() == OutputColumn.Kind.POSITION || dim.coordinate() == null) {
-      for (int i = 0; i < n; i++) {
-        out.putLong(i, first + i);
-      }
-      return;
-    }
-    ZarrArray coordinate = dim.coordinate().open(store);
-    ChunkData values = coordinate.read(new long[] {first}, new int[] {n});
-    ValueWriters.of(coordinate.memoryType(), dim.cf()).write(values, 0, out, 0, n);
   }
 
   /** GROUP BY key {@code k}: the function's values, else positions or the coordinate values at them. */
