@@ -55,8 +55,8 @@ import scala.Option;
  * declines the pushdown. Also the weights of weighted sums ({@code cos(radians(lat))}).
  */
 final class GroupKeyFunctions {
-  /** Key types the reader writes into its result batch. */
-  private static final Set<DataType> KEY_TYPES = Set.of(DataTypes.ByteType, DataTypes.ShortType,
+  /** Key types the reader writes into its result batch ({@link GroupKeyValues#write}). */
+  static final Set<DataType> KEY_TYPES = Set.of(DataTypes.ByteType, DataTypes.ShortType,
       DataTypes.IntegerType, DataTypes.LongType, DataTypes.FloatType, DataTypes.DoubleType,
       DataTypes.BooleanType, DataTypes.DateType, DataTypes.TimestampType, DataTypes.TimestampNTZType);
 

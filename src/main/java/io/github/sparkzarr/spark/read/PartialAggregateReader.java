@@ -93,7 +93,8 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     partitionKeys = new PartitionKeys(plan, store, start, end);
     if (groupDims.length == 0) {
       // Without GROUP BY every partition answers one row, even an empty one: COUNT must say 0.
-      slot(new long[0]);
+      slots.slot(new long[0]);
+      ensureSlots();
     }
   }
 
@@ -136,12 +137,11 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     return result.numRows() > 0;
   }
 
-  private int slot(long[] positions) {
-    int s = slots.slot(positions);
+  /** Makes room in every accumulator for the groups met so far. */
+  private void ensureSlots() {
     for (Accumulator a : accumulators) {
       a.ensure(slots.size());
     }
-    return s;
   }
 
   private void accumulate(long[] chunk) throws IOException {
@@ -267,11 +267,12 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
         long position = at[groupDims[k]];
         key[k] = keyValues[k] == null ? position : keyValues[k].representative(position);
       }
-      out[g] = slot(key);
+      out[g] = slots.slot(key);
       for (int j = keyDims.length - 1; j >= 0 && ++idx[j] == len[keyDims[j]]; j--) {
         idx[j] = 0;
       }
     }
+    ensureSlots(); // once per box, not per group
     return out;
   }
 

@@ -7,7 +7,9 @@ import io.github.sparkzarr.zarr.store.CountingStore;
 import java.io.IOException;
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DecimalType;
 
 /**
  * The values of GROUP BY keys and weights over the positions a partition (planned chunks
@@ -31,11 +33,12 @@ final class PartitionKeys {
 
   /**
    * A GROUP BY key's values, when positions may share a key: a function of the dimension, or
-   * coordinate values Spark can compare; else null (each position its own group).
+   * coordinate values Spark compares as Java's equals does; else null (each position its own group).
    */
   GroupKeyValues grouping(GroupKey key) throws IOException {
-    boolean comparable = key.function() != null || GROUPABLE.contains(key.baseType(view))
-        || key.baseType(view) instanceof org.apache.spark.sql.types.DecimalType;
+    DataType type = key.baseType(view);
+    boolean comparable = key.function() != null || GroupKeyFunctions.KEY_TYPES.contains(type)
+        || type == DataTypes.StringType || type instanceof DecimalType;
     if (key.isPosition(view) || !comparable || start >= end) {
       return null;
     }
@@ -62,12 +65,6 @@ final class PartitionKeys {
     baseValues(key, lo, n, base);
     return new GroupKeyValues(lo, base, n, key.baseType(view), key.function());
   }
-
-  /** Types whose values Spark groups by equality, as Java's equals compares them. */
-  private static final java.util.Set<org.apache.spark.sql.types.DataType> GROUPABLE = java.util.Set.of(
-      DataTypes.ByteType, DataTypes.ShortType, DataTypes.IntegerType, DataTypes.LongType,
-      DataTypes.FloatType, DataTypes.DoubleType, DataTypes.BooleanType, DataTypes.DateType,
-      DataTypes.TimestampType, DataTypes.TimestampNTZType, DataTypes.StringType);
 
   /** The key column's values at positions {@code [first, first + n)}: positions, or coordinate values. */
   private void baseValues(GroupKey key, long first, int n, WritableColumnVector out) throws IOException {
