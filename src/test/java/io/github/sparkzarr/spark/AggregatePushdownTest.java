@@ -7,8 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkzarr.zarr.ZarrArray;
 import io.github.sparkzarr.zarr.ZarrHierarchy;
+import io.github.sparkzarr.zarr.dtype.DataType;
+import io.github.sparkzarr.zarr.dtype.NumpyDtype;
+import io.github.sparkzarr.zarr.metadata.ArrayMetadata;
+import io.github.sparkzarr.zarr.metadata.ChunkKeyEncoding;
+import io.github.sparkzarr.zarr.metadata.FillValue;
+import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
 import io.github.sparkzarr.zarr.metadata.Json;
 import io.github.sparkzarr.zarr.store.HadoopStore;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,7 +40,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * g float32 on a different chunk grid (4 x 9), which the scan reads by region, and the small and
  * unsigned integers images and counts use: b int8, u uint8 (fill 255, masked), h int16, q uint16
  * (fill 0, masked, chunk 0.0 never written), n uint32 (values above 2^31), l int64 (values near
- * 2^58 of both signs) and o int64 (values near 2^62, whose sum overflows a long).
+ * 2^58 of both signs) and o int64 (values near 2^62, whose sum overflows a long); and integers
+ * packed by CF scaling, which read as floating point: p int16 (scale 0.01, offset 273.15, fill
+ * -32768 masked, some values missing: float32 values, unpacked in float arithmetic), r int32
+ * (scale -0.5, which reverses the order, offset 10, no fill: float64 values) and e uint8 (scale 2,
+ * no offset, fill 0 masked, chunk 1.0 never written).
  */
 class AggregatePushdownTest extends SparkTestBase {
   private static String store;
@@ -60,6 +71,9 @@ class AggregatePushdownTest extends SparkTestBase {
     ZarrArray n = array(s, "n", "<u4", shape, new int[] {5, 7}, dims, null);
     ZarrArray l = array(s, "l", "<i8", shape, new int[] {5, 7}, dims, null);
     ZarrArray o = array(s, "o", "<i8", shape, new int[] {5, 7}, dims, null);
+    ZarrArray p = packed(s, "p", "<i2", -32768, 0.01, 273.15);
+    ZarrArray r = packed(s, "r", "<i4", null, -0.5, 10.0);
+    ZarrArray e = packed(s, "e", "|u1", 0, 2.0, null);
     ZarrPushdownTest.writeAll(y, (i, j) -> 100.0 - i);
     ZarrPushdownTest.writeAll(x, (i, j) -> i * 0.5);
     ZarrPushdownTest.writeAll(v, (i, j) -> (i + j) % 11 == 0 ? -1 : i * 1000.0 + j / 3.0);
@@ -74,10 +88,14 @@ class AggregatePushdownTest extends SparkTestBase {
     ZarrPushdownTest.writeAll(n, (i, j) -> 4294967295L - i * 1000003L - j);
     ZarrPushdownTest.writeAll(l, (i, j) -> (i + j) % 3 == 0 ? (1L << 58) + i * 4096 : -(1L << 57) - j * 8192);
     ZarrPushdownTest.writeAll(o, (i, j) -> (1L << 62) + i * 4096);
+    ZarrPushdownTest.writeAll(p, (i, j) -> (i + 3 * j) % 10 == 4 ? -32768 : (i * 997 + j * 311) % 20000 - 9000);
+    ZarrPushdownTest.writeAll(r, (i, j) -> (i * 7919L + j * 104729L) % 2000001 - 1000000);
+    ZarrPushdownTest.writeAll(e, (i, j) -> (i * 5 + j * 3) % 256);
     s.delete("v/1.1");
     s.delete("f/0.2");
     s.delete("k/2.3");
     s.delete("q/0.0");
+    s.delete("e/1.0");
     ZarrHierarchy.consolidateV2(s);
     dir.toFile().deleteOnExit();
   }
@@ -86,6 +104,20 @@ class AggregatePushdownTest extends SparkTestBase {
       List<String> dims, Double fill) throws Exception {
     return ZarrPushdownTest.array(s, name, dtype, shape, chunks, dims, fill == null ? null
         : fill.isNaN() ? Json.nodes().textNode("NaN") : Json.nodes().numberNode(fill));
+  }
+
+  /** A (y, x) integer array packed by CF scaling ({@code scale_factor}, {@code add_offset} if not null). */
+  private static ZarrArray packed(HadoopStore s, String name, String dtype, Integer fill, double scale,
+      Double offset) throws Exception {
+    DataType t = NumpyDtype.parse(dtype);
+    ObjectNode attributes = Json.object().put("scale_factor", scale);
+    if (offset != null) {
+      attributes.put("add_offset", offset);
+    }
+    ArrayMetadata md = new ArrayMetadata(2, new long[] {23, 30}, new int[] {5, 7}, t,
+        FillValue.parseV2(fill == null ? null : Json.nodes().numberNode(fill), t),
+        new V2ChunkCodec(t, false, List.of(), null), ChunkKeyEncoding.v2('.'), List.of("y", "x"), attributes);
+    return ZarrHierarchy.writeArrayV2(s, name, md);
   }
 
   private static Dataset<Row> query(String sql, boolean pushDown, String... options) {
@@ -125,6 +157,10 @@ class AggregatePushdownTest extends SparkTestBase {
       "SELECT sum(h), min(h), max(h), sum(q), min(q), max(q), count(q), sum(n), min(n), max(n), avg(n) FROM t",
       "SELECT y, max(u), min(q), sum(h), avg(n), count(u) FROM t GROUP BY y",
       "SELECT x_index, sum(q), max(b), min(n) FROM t WHERE y_index >= 4 AND x_index < 22 GROUP BY x_index",
+      "SELECT sum(p), count(p), min(p), max(p), avg(p), sum(r), min(r), max(r), avg(r), sum(e), min(e), max(e), count(e) FROM t",
+      "SELECT y, sum(p), min(p), max(p), count(p), min(r), max(r), avg(e) FROM t GROUP BY y",
+      "SELECT y, x, min(p), max(r), sum(e) FROM t GROUP BY y, x",
+      "SELECT x, sum(p * cos(radians(y))), sum(cos(radians(y))), max(e) FROM t WHERE y_index < 20 GROUP BY x",
   })
   void pushedAggregatesAnswerAsSparkDoes(String sql) {
     Dataset<Row> on = query(sql, true);

@@ -20,7 +20,8 @@ import org.apache.spark.sql.types.DataTypes;
 
 /**
  * Decides whether the scan can compute an aggregation partially: COUNT, SUM, MIN and MAX of
- * numeric variables read in place, grouped by dimension columns. Integer SUMs are longs, as
+ * numeric variables read in place (packed integers unpacked as the column reads them), grouped by
+ * dimension columns. Integer SUMs are longs, as
  * Spark's; int64 ones only under ANSI rules, where an overflow fails as it does in Spark (without
  * them Spark wraps the total, which the scan does not reproduce). AVG comes as SUM and COUNT: Spark
  * splits it when the pushdown is partial.
@@ -110,7 +111,7 @@ final class AggregatePlanner {
         return null;
       }
       DataType t = memoryType(col);
-      if (t.kind() == DataType.Kind.FLOAT) {
+      if (floating(col)) {
         return new AggregateCall(AggregateCall.Kind.SUM, col.index(), DataTypes.DoubleType);
       }
       boolean integer = t.kind() == DataType.Kind.INT || t.kind() == DataType.Kind.UINT;
@@ -158,7 +159,12 @@ final class AggregatePlanner {
       e = c.expression();
     }
     OutputColumn v = variable(e);
-    return v != null && memoryType(v).kind() == DataType.Kind.FLOAT ? v : null;
+    return v != null && floating(v) ? v : null;
+  }
+
+  /** Whether a variable's values are floating point: stored so, or integers unpacked by CF scaling. */
+  private boolean floating(OutputColumn c) {
+    return memoryType(c).kind() == DataType.Kind.FLOAT || NumericChunk.packed(view.variables().get(c.index()).cf());
   }
 
   /** A double-valued function of one dimension, or null. */

@@ -6,7 +6,7 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 
 /**
- * MIN or MAX of a numeric variable, with Spark's ordering of floating-point values: NaN is larger
+ * MIN or MAX of a numeric variable (integers packed by CF scaling compared unpacked), with Spark's ordering of floating-point values: NaN is larger
  * than every number, so MAX is NaN as soon as one value is, and MIN is NaN only when all are.
  * Runs are reduced in SIMD lanes ({@link LaneExtremes}) when only NaN can be missing;
  * then of 0.0 and -0.0, MAX gives 0.0 and MIN -0.0 whichever comes first (as Java's Math.max and
@@ -44,11 +44,15 @@ final class ExtremeAccumulator implements Accumulator {
 
   @Override
   public void add(NumericChunk chunk, int from, int n, int slot) {
-    boolean floats = chunk.layout.isFloat();
+    boolean floats = chunk.floating();
     int i = from;
     int whole = n - n % LaneExtremes.LANES;
     if (kernels != null && !chunk.masksValues() && whole > 0 && chunk.layout.hasLanes()) {
-      if (floats) {
+      if (chunk.unpacks) {
+        // Unpacking keeps or reverses the order: the extreme of the stored integers, unpacked.
+        long raw = kernels.integralExtreme(chunk, from, whole, max != chunk.unpackReversesOrder());
+        addFloating(chunk.unpack(raw), slot);
+      } else if (floats) {
         nans[0] = 0;
         double extreme = kernels.extreme(chunk, from, whole, max, nans);
         if (nans[0] < whole) {
@@ -77,7 +81,7 @@ final class ExtremeAccumulator implements Accumulator {
   /** Each element against its own slot's extreme, as {@link #add} compares single elements. */
   @Override
   public void addEach(NumericChunk chunk, int from, int n, int[] slotOf, int group, int stride) {
-    boolean floats = chunk.layout.isFloat();
+    boolean floats = chunk.floating();
     for (int j = 0; j < n; j++) {
       int i = from + j;
       if (chunk.isMissing(i)) {

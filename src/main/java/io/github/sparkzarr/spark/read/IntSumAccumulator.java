@@ -25,7 +25,7 @@ final class IntSumAccumulator implements Accumulator {
 
   @Override
   public void add(NumericChunk chunk, int from, int n, int slot) {
-    if (chunk.layout.isFloat()) {
+    if (chunk.floating()) {
       throw new IllegalStateException("an integer SUM was given " + chunk.layout + " values");
     }
     long sum = 0;

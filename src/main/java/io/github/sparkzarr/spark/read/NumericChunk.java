@@ -9,7 +9,9 @@ import java.nio.ByteOrder;
 /**
  * The elements of a decoded little-endian chunk of int32, int64, float32 or float64, read in place,
  * with the variable's CF masking: which elements are missing is decided here, in one place, for
- * the in-place column ({@link ChunkValueVector}) and for aggregates computed in the scan.
+ * the in-place column ({@link ChunkValueVector}) and for aggregates computed in the scan. For
+ * aggregates, integers may also be packed (CF {@code scale_factor}/{@code add_offset}): their
+ * values are then the unpacked floating-point ones ({@link #unpacks}).
  */
 final class NumericChunk {
   private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
@@ -53,6 +55,11 @@ final class NumericChunk {
   /** Other values meaning missing, compared as doubles (CF's rule); empty when none. */
   private final double[] masked;
   private final CfDecoding cf;
+  /**
+   * Whether the stored integers are packed: missing values are still decided on the stored ones,
+   * but {@link #floatingAt} gives the unpacked values, which are what aggregates see.
+   */
+  final boolean unpacks;
 
   NumericChunk(byte[] bytes, DataType t, CfDecoding cf) {
     this(bytes, 0, 0, 0, t, cf);
@@ -72,6 +79,7 @@ final class NumericChunk {
     this.cf = cf;
     this.maskNaN = cf != null && cf.maskNaN();
     this.masked = cf == null ? new double[0] : cf.masked();
+    this.unpacks = cf != null && cf.scaled() && !layout.isFloat();
   }
 
   /**
@@ -91,12 +99,25 @@ final class NumericChunk {
 
   /**
    * Whether aggregates computed in the scan can read a variable in place: what {@link #supports}
-   * says, and 1- and 2-byte integers and uint32, signed or not (whose values a long holds).
+   * says, 1- and 2-byte integers and uint32, signed or not (whose values a long holds), and
+   * integers packed by CF scaling with a finite scale and offset.
    */
   static boolean supportsAggregates(DataType t, CfDecoding cf) {
     boolean integer = t.kind() == DataType.Kind.INT || t.kind() == DataType.Kind.UINT;
     boolean small = integer && (t.size() == 1 || t.size() == 2 || t.kind() == DataType.Kind.UINT && t.size() == 4);
-    return supports(t, cf) || small && storedValues(cf);
+    boolean held = integer && (small || t.kind() == DataType.Kind.INT);
+    return supports(t, cf) || small && storedValues(cf) || held && packed(cf);
+  }
+
+  /** Whether {@code cf} unpacks integers by a finite scale and offset, and nothing more. */
+  static boolean packed(CfDecoding cf) {
+    return cf != null && cf.scaled() && cf.time() == null
+        && Double.isFinite(cf.scale()) && Double.isFinite(cf.offset());
+  }
+
+  /** Whether the values aggregates see are floating point: stored so, or unpacked. */
+  boolean floating() {
+    return layout.isFloat() || unpacks;
   }
 
   private static Layout layoutOf(DataType t) {
@@ -162,9 +183,22 @@ final class NumericChunk {
     return (short) ((bytes[p] & 0xFF) | bytes[p + 1] << 8);
   }
 
-  /** Element {@code i} widened to double (float layouts only). */
+  /** Element {@code i} widened to double (float layouts), or unpacked ({@link #unpacks}). */
   double floatingAt(int i) {
+    if (unpacks) {
+      return unpack(integralAt(i));
+    }
     return layout == Layout.FLOAT32 ? floatAt(i) : doubleAt(i);
+  }
+
+  /** The unpacked value of the stored integer {@code raw}, as the column reads it. */
+  double unpack(long raw) {
+    return cf.unpack(raw);
+  }
+
+  /** Whether unpacking reverses the order of stored values, so MAX comes from the smallest. */
+  boolean unpackReversesOrder() {
+    return unpacks && cf.reversesOrder();
   }
 
   /** Whether any value besides NaN is masked: then every element needs {@link #isMaskedValue}. */

@@ -4,8 +4,8 @@ import java.util.Arrays;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 
 /**
- * SUM of a float32 or float64 variable: each value widened to double, missing values skipped, null
- * when a group has no value.
+ * SUM of a float32 or float64 variable, or of integers unpacked by CF scaling: each value widened to
+ * double, missing values skipped, null when a group has no value.
  *
  * <p>Values are added into eight interleaved partial sums per group (element {@code i} of the
  * decoded chunk into lane {@code i % 8}), joined at the end. One running sum would wait on the
@@ -44,7 +44,7 @@ final class SumAccumulator implements Accumulator {
     for (; i < end && lane(chunk, i) != 0; i++) {
       addChecked(chunk, i, slot, lanes);
     }
-    if (!chunk.masksValues()) {
+    if (!chunk.masksValues() && !chunk.unpacks) {
       int segmentsEnd = i + ((end - i) & -LANES);
       while (i < segmentsEnd) {
         int m = Math.min(SEGMENT, segmentsEnd - i);
@@ -70,10 +70,15 @@ final class SumAccumulator implements Accumulator {
     return (chunk.first + i) & (LANES - 1);
   }
 
-  /** Adds element {@code i} to its lane unless it is missing. */
+  /**
+   * Adds element {@code i} to its lane unless it is missing (decided on the stored value when
+   * the chunk unpacks integers).
+   */
   private void addChecked(NumericChunk chunk, int i, int slot, int lanes) {
     double v = chunk.floatingAt(i);
-    if (v != v ? chunk.maskNaN : chunk.masksValues() && chunk.isMaskedValue(v)) {
+    boolean missing = chunk.unpacks ? chunk.isMissing(i)
+        : v != v ? chunk.maskNaN : chunk.masksValues() && chunk.isMaskedValue(v);
+    if (missing) {
       return;
     }
     sums[lanes + lane(chunk, i)] += v;

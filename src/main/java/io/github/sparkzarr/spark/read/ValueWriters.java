@@ -34,9 +34,6 @@ final class ValueWriters {
       };
     }
     if (cf.scaled()) {
-      // xarray scales in the result precision: float32 arithmetic for float results.
-      float fScale = (float) cf.scale();
-      float fOffset = (float) cf.offset();
       return (src, from, out, row, count) -> {
         byte[] b = src.bytes();
         for (int i = 0; i < count; i++) {
@@ -44,9 +41,9 @@ final class ValueWriters {
           if (cf.isMissing(v)) {
             out.putNull(row + i);
           } else if (cf.singlePrecision()) {
-            out.putFloat(row + i, (float) v * fScale + fOffset);
+            out.putFloat(row + i, (float) cf.unpack(v));
           } else {
-            out.putDouble(row + i, v * cf.scale() + cf.offset());
+            out.putDouble(row + i, cf.unpack(v));
           }
         }
       };

@@ -98,6 +98,20 @@ public record CfDecoding(double[] masked, boolean maskNaN, double scale, double 
     return raw;
   }
 
+  /**
+   * The decoded value of the raw value {@code raw} of a scaled variable, as xarray computes it: in
+   * float32 arithmetic for a float result ({@link #singlePrecision}), else in double. Both are
+   * non-decreasing in {@code raw} when the scale is not negative, non-increasing when it is.
+   */
+  public double unpack(double raw) {
+    return singlePrecision ? (float) raw * (float) scale + (float) offset : raw * scale + offset;
+  }
+
+  /** Whether {@link #unpack} reverses the order of raw values (a negative scale). */
+  public boolean reversesOrder() {
+    return singlePrecision ? (float) scale < 0 : scale < 0;
+  }
+
   /** Whether a raw value means "missing". */
   public boolean isMissing(double raw) {
     if (Double.isNaN(raw)) {
