@@ -21,6 +21,7 @@ final class ExtremeAccumulator implements Accumulator {
   /** SIMD runs of floating-point elements, or null to test every element. */
   private final LaneExtremes kernels;
   private final int[] nans = new int[1];
+  private final StoredIntegers stored = new StoredIntegers();
 
   ExtremeAccumulator(boolean max, DataType resultType) {
     this(max, resultType, LaneExtremes.best());
@@ -44,25 +45,21 @@ final class ExtremeAccumulator implements Accumulator {
 
   @Override
   public void add(NumericChunk chunk, int from, int n, int slot) {
+    if (chunk.storedIntegersReadable()) {
+      addStored(chunk, from, n, slot);
+      return;
+    }
     boolean floats = chunk.floating();
     int i = from;
     int whole = n - n % LaneExtremes.LANES;
-    if (kernels != null && !chunk.masksValues() && whole > 0 && chunk.layout.hasLanes()) {
-      if (chunk.unpacks) {
-        // Unpacking keeps or reverses the order: the extreme of the stored integers, unpacked.
-        long raw = kernels.integralExtreme(chunk, from, whole, max != chunk.unpackReversesOrder());
-        addFloating(chunk.unpack(raw), slot);
-      } else if (floats) {
-        nans[0] = 0;
-        double extreme = kernels.extreme(chunk, from, whole, max, nans);
-        if (nans[0] < whole) {
-          addFloating(extreme, slot);
-        }
-        if (nans[0] > 0 && !chunk.maskNaN) {
-          addFloating(Double.NaN, slot); // a value here: Spark orders it above every number
-        }
-      } else {
-        addIntegral(kernels.integralExtreme(chunk, from, whole, max), slot);
+    if (kernels != null && !chunk.masksValues() && whole > 0 && floats && !chunk.unpacks) {
+      nans[0] = 0;
+      double extreme = kernels.extreme(chunk, from, whole, max, nans);
+      if (nans[0] < whole) {
+        addFloating(extreme, slot);
+      }
+      if (nans[0] > 0 && !chunk.maskNaN) {
+        addFloating(Double.NaN, slot); // a value here: Spark orders it above every number
       }
       i += whole;
     }
@@ -75,6 +72,33 @@ final class ExtremeAccumulator implements Accumulator {
       } else {
         addIntegral(chunk.integralAt(i), slot);
       }
+    }
+  }
+
+  /**
+   * The extreme of stored integers: in SIMD lanes when nothing is masked, else a block at a time
+   * ({@link StoredIntegers}). Unpacking keeps or reverses their order, so a packed variable's
+   * extreme is that of its stored integers, unpacked.
+   */
+  private void addStored(NumericChunk chunk, int from, int n, int slot) {
+    boolean storedMax = max != chunk.unpackReversesOrder();
+    int i = from;
+    int whole = n - n % LaneExtremes.LANES;
+    if (kernels != null && !chunk.masksValues() && whole > 0 && chunk.layout.hasLanes()) {
+      addStoredValue(chunk, kernels.integralExtreme(chunk, from, whole, storedMax), slot);
+      i += whole;
+    }
+    long rest = stored.extreme(chunk, i, from + n - i, storedMax);
+    if (stored.counted > 0) {
+      addStoredValue(chunk, rest, slot);
+    }
+  }
+
+  private void addStoredValue(NumericChunk chunk, long v, int slot) {
+    if (chunk.unpacks) {
+      addFloating(chunk.unpack(v), slot);
+    } else {
+      addIntegral(v, slot);
     }
   }
 

@@ -13,6 +13,7 @@ import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 final class IntSumAccumulator implements Accumulator {
   private long[] sums = new long[0];
   private long[] counts = new long[0];
+  private final StoredIntegers stored = new StoredIntegers();
 
   @Override
   public void ensure(int slots) {
@@ -28,25 +29,33 @@ final class IntSumAccumulator implements Accumulator {
     if (chunk.floating()) {
       throw new IllegalStateException("an integer SUM was given " + chunk.layout + " values");
     }
-    long sum = 0;
-    int added = n;
-    boolean masks = chunk.masksValues();
-    // int64 values can leave a long within a call: each of their additions is checked.
-    boolean checkEach = chunk.layout == NumericChunk.Layout.INT64;
     try {
-      for (int i = from; i < from + n; i++) {
-        if (masks && chunk.isMissing(i)) {
-          added--;
-          continue;
-        }
-        long v = chunk.integralAt(i);
-        sum = checkEach ? Math.addExact(sum, v) : sum + v;
+      if (chunk.storedIntegersReadable()) {
+        sums[slot] = Math.addExact(sums[slot], stored.sum(chunk, from, n));
+        counts[slot] += stored.counted;
+      } else {
+        addEachChecked(chunk, from, n, slot);
       }
-      sums[slot] = Math.addExact(sums[slot], sum);
     } catch (ArithmeticException e) {
       throw new ArithmeticException("long overflow in SUM of an integer variable, computed in the Zarr "
           + "scan (Spark's ANSI rules fail the same way; option pushDownAggregate=false lets Spark sum)");
     }
+  }
+
+  /** Element by element, each tested for a missing value. */
+  private void addEachChecked(NumericChunk chunk, int from, int n, int slot) {
+    long sum = 0;
+    int added = 0;
+    // int64 values can leave a long within a call: each of their additions is checked.
+    boolean checkEach = chunk.layout == NumericChunk.Layout.INT64;
+    for (int i = from; i < from + n; i++) {
+      if (!chunk.isMissing(i)) {
+        long v = chunk.integralAt(i);
+        sum = checkEach ? Math.addExact(sum, v) : sum + v;
+        added++;
+      }
+    }
+    sums[slot] = Math.addExact(sums[slot], sum);
     counts[slot] += added;
   }
 

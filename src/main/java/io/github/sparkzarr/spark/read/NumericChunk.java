@@ -60,6 +60,13 @@ final class NumericChunk {
    * but {@link #floatingAt} gives the unpacked values, which are what aggregates see.
    */
   final boolean unpacks;
+  /**
+   * Whether the missing elements are exactly those storing {@link #skippedValue}: integers of at
+   * most 32 bits (which a double holds exactly, so comparing longs is comparing doubles, CF's
+   * rule) with one masked value that is an integer. False when nothing is masked.
+   */
+  final boolean skipsOneValue;
+  final long skippedValue;
 
   NumericChunk(byte[] bytes, DataType t, CfDecoding cf) {
     this(bytes, 0, 0, 0, t, cf);
@@ -80,6 +87,19 @@ final class NumericChunk {
     this.maskNaN = cf != null && cf.maskNaN();
     this.masked = cf == null ? new double[0] : cf.masked();
     this.unpacks = cf != null && cf.scaled() && !layout.isFloat();
+    long[] integral = layout.isFloat() || layout == Layout.INT64 ? new long[0]
+        : java.util.Arrays.stream(masked).filter(m -> m == Math.rint(m) && Math.abs(m) < 0x1p62)
+            .mapToLong(m -> (long) m).toArray();
+    this.skipsOneValue = integral.length == 1;
+    this.skippedValue = skipsOneValue ? integral[0] : 0;
+  }
+
+  /**
+   * Whether {@link StoredIntegers} reads this chunk: integers with nothing masked, or one skipped
+   * value.
+   */
+  boolean storedIntegersReadable() {
+    return !layout.isFloat() && (masked.length == 0 || skipsOneValue);
   }
 
   /**

@@ -26,6 +26,7 @@ final class SumAccumulator implements Accumulator {
   private double[] sums = new double[0];
   private long[] counts = new long[0];
   private final double[] saved = new double[LANES];
+  private final StoredIntegers stored = new StoredIntegers();
 
   @Override
   public void ensure(int slots) {
@@ -38,6 +39,11 @@ final class SumAccumulator implements Accumulator {
 
   @Override
   public void add(NumericChunk chunk, int from, int n, int slot) {
+    if (chunk.unpacks && chunk.storedIntegersReadable()) {
+      stored.addUnpacked(chunk, from, n, sums, slot * LANES);
+      counts[slot] += stored.counted;
+      return;
+    }
     int end = from + n;
     int lanes = slot * LANES;
     int i = from;

@@ -1,0 +1,141 @@
+package io.github.sparkzarr.spark.read;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * Runs of stored integers for aggregates, a block at a time: one tight loop per layout widens the
+ * block to longs, then SUM, MIN and MAX run one simple loop over them whatever the layout, where a
+ * loop through {@link NumericChunk#integralAt} would decide the layout again for every element.
+ * Missing values are skipped when they are one stored value ({@link NumericChunk#skipsOneValue});
+ * callers test other masks element by element. Not thread-safe: one per accumulator.
+ */
+final class StoredIntegers {
+  static final int BLOCK = 4096;
+  private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  private final long[] values = new long[BLOCK];
+  /** How many values the last {@link #sum} or {@link #extreme} took (missing ones skipped). */
+  long counted;
+
+  /**
+   * The exact sum of elements {@code [from, from + n)}; int64 additions are checked, the others
+   * cannot leave a long. Throws ArithmeticException on an overflow.
+   */
+  long sum(NumericChunk c, int from, int n) {
+    boolean checked = c.layout == NumericChunk.Layout.INT64;
+    long sum = 0;
+    counted = 0;
+    for (int start = from; start < from + n; start += BLOCK) {
+      int m = Math.min(BLOCK, from + n - start);
+      load(c, start, m);
+      int kept = c.skipsOneValue ? dropSkipped(m, c.skippedValue) : m;
+      for (int k = 0; k < kept; k++) {
+        sum = checked ? Math.addExact(sum, values[k]) : sum + values[k];
+      }
+      counted += kept;
+    }
+    return sum;
+  }
+
+  /** The largest ({@code max}) or smallest of elements {@code [from, from + n)}; see {@link #counted}. */
+  long extreme(NumericChunk c, int from, int n, boolean max) {
+    long best = max ? Long.MIN_VALUE : Long.MAX_VALUE;
+    counted = 0;
+    for (int start = from; start < from + n; start += BLOCK) {
+      int m = Math.min(BLOCK, from + n - start);
+      load(c, start, m);
+      int kept = c.skipsOneValue ? dropSkipped(m, c.skippedValue) : m;
+      for (int k = 0; k < kept; k++) {
+        best = max ? Math.max(best, values[k]) : Math.min(best, values[k]);
+      }
+      counted += kept;
+    }
+    return best;
+  }
+
+  /**
+   * Adds the unpacked values of elements {@code [from, from + n)} of a chunk that unpacks, element
+   * {@code i} into lane {@code (first + i) % 8} at {@code sums[at]}, as the element loop would;
+   * see {@link #counted}.
+   */
+  void addUnpacked(NumericChunk c, int from, int n, double[] sums, int at) {
+    counted = 0;
+    for (int start = from; start < from + n; start += BLOCK) {
+      int m = Math.min(BLOCK, from + n - start);
+      load(c, start, m);
+      int lane = c.first + start;
+      for (int k = 0; k < m; k++) {
+        long raw = values[k];
+        if (!c.skipsOneValue || raw != c.skippedValue) {
+          sums[at + ((lane + k) & (LaneSums.LANES - 1))] += c.unpack(raw);
+          counted++;
+        }
+      }
+    }
+  }
+
+  /** Moves the values other than {@code skip} to the front of the block; returns how many. */
+  private int dropSkipped(int m, long skip) {
+    int kept = 0;
+    for (int k = 0; k < m; k++) {
+      long v = values[k];
+      values[kept] = v;
+      kept += v == skip ? 0 : 1;
+    }
+    return kept;
+  }
+
+  /** Widens elements {@code [from, from + m)} to {@code values[0, m)}. */
+  private void load(NumericChunk c, int from, int m) {
+    byte[] b = c.bytes;
+    long[] out = values;
+    if (c.plane != 0) {
+      for (int k = 0; k < m; k++) {
+        out[k] = c.integralAt(from + k);
+      }
+      return;
+    }
+    switch (c.layout) {
+      case INT8 -> {
+        for (int k = 0, p = c.offset + from; k < m; k++) {
+          out[k] = b[p + k];
+        }
+      }
+      case UINT8 -> {
+        for (int k = 0, p = c.offset + from; k < m; k++) {
+          out[k] = b[p + k] & 0xFF;
+        }
+      }
+      case INT16 -> {
+        for (int k = 0, p = c.offset + 2 * from; k < m; k++) {
+          out[k] = (short) SHORT.get(b, p + 2 * k);
+        }
+      }
+      case UINT16 -> {
+        for (int k = 0, p = c.offset + 2 * from; k < m; k++) {
+          out[k] = (short) SHORT.get(b, p + 2 * k) & 0xFFFF;
+        }
+      }
+      case INT32 -> {
+        for (int k = 0, p = c.offset + 4 * from; k < m; k++) {
+          out[k] = (int) INT.get(b, p + 4 * k);
+        }
+      }
+      case UINT32 -> {
+        for (int k = 0, p = c.offset + 4 * from; k < m; k++) {
+          out[k] = (int) INT.get(b, p + 4 * k) & 0xFFFFFFFFL;
+        }
+      }
+      case INT64 -> {
+        for (int k = 0, p = c.offset + 8 * from; k < m; k++) {
+          out[k] = (long) LONG.get(b, p + 8 * k);
+        }
+      }
+      default -> throw new IllegalStateException("not an integer layout: " + c.layout);
+    }
+  }
+}

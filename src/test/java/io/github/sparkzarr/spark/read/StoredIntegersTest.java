@@ -1,0 +1,105 @@
+package io.github.sparkzarr.spark.read;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkzarr.spark.schema.CfDecoding;
+import io.github.sparkzarr.zarr.dtype.DataType;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Random;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The block loops give what the element loop of {@link NumericChunk} gives, for every integer
+ * layout: runs longer than a block and starting inside one, with nothing masked, one masked value
+ * (skipped), two masked values (left to the element loop), and packed values unpacked into the
+ * lanes of their element numbers.
+ */
+class StoredIntegersTest {
+  private static final int N = 3 * StoredIntegers.BLOCK + 123;
+  private static final int OFFSET = 5;
+
+  @ParameterizedTest
+  @CsvSource({"INT,1", "UINT,1", "INT,2", "UINT,2", "INT,4", "UINT,4", "INT,8"})
+  void blockLoopsMatchTheElementLoop(String kind, int size) {
+    DataType t = DataType.numeric(DataType.Kind.valueOf(kind), size, ByteOrder.LITTLE_ENDIAN);
+    long skip = kind.equals("UINT") ? 7 : -3;
+    byte[] bytes = randomElements(t, skip);
+    CfDecoding none = null;
+    CfDecoding oneMasked = new CfDecoding(new double[] {skip, 0.5}, false, 1, 0, false, false, null);
+    CfDecoding twoMasked = new CfDecoding(new double[] {skip, 11}, false, 1, 0, false, false, null);
+    CfDecoding packedSingle = new CfDecoding(new double[] {skip}, false, 0.01, 273.15, true, true, null);
+    CfDecoding packedReversed = new CfDecoding(new double[0], false, -0.25, 3, true, false, null);
+    for (CfDecoding cf : new CfDecoding[] {none, oneMasked, twoMasked, packedSingle, packedReversed}) {
+      NumericChunk c = new NumericChunk(bytes, OFFSET, 0, 9, t, cf);
+      boolean readable = c.storedIntegersReadable();
+      // One masked integer is skipped by the block loops (0.5 never matches an integer); int64
+      // masks are compared as doubles, and two masked values by the element loop.
+      boolean expected = cf == null || cf.masked().length == 0 || cf != twoMasked && size <= 4;
+      assertEquals(expected, readable, t + " " + cf);
+      if (!readable) {
+        continue;
+      }
+      for (int from : new int[] {0, 17, StoredIntegers.BLOCK - 1}) {
+        check(c, from, N - from - 3);
+      }
+    }
+  }
+
+  private static void check(NumericChunk c, int from, int n) {
+    long sum = 0;
+    long max = Long.MIN_VALUE;
+    long min = Long.MAX_VALUE;
+    long count = 0;
+    double[] lanes = new double[8];
+    for (int i = from; i < from + n; i++) {
+      if (c.isMissing(i)) {
+        continue;
+      }
+      long v = c.integralAt(i);
+      sum += v;
+      max = Math.max(max, v);
+      min = Math.min(min, v);
+      count++;
+      lanes[(c.first + i) & 7] += c.unpacks ? c.floatingAt(i) : 0;
+    }
+    assertTrue(count > 0 && count < n || !c.masksValues(), "some values are skipped");
+    StoredIntegers s = new StoredIntegers();
+    String what = c.layout + " from " + from;
+    assertEquals(sum, s.sum(c, from, n), what);
+    assertEquals(count, s.counted, what);
+    assertEquals(max, s.extreme(c, from, n, true), what);
+    assertEquals(min, s.extreme(c, from, n, false), what);
+    assertEquals(count, s.counted, what);
+    if (c.unpacks) {
+      double[] got = new double[10];
+      s.addUnpacked(c, from, n, got, 1);
+      assertArrayEquals(lanes, java.util.Arrays.copyOfRange(got, 1, 9), what);
+      assertEquals(0.0, got[0]);
+      assertEquals(count, s.counted, what);
+    } else {
+      assertFalse(c.floating());
+    }
+  }
+
+  /** N random elements after OFFSET bytes, one in five the value {@code skip}. */
+  private static byte[] randomElements(DataType t, long skip) {
+    Random random = new Random(t.size() * 31L + t.kind().ordinal());
+    ByteBuffer b = ByteBuffer.allocate(OFFSET + N * t.size()).order(ByteOrder.LITTLE_ENDIAN);
+    b.position(OFFSET);
+    for (int i = 0; i < N; i++) {
+      long v = random.nextInt(5) == 0 ? skip : random.nextLong();
+      switch (t.size()) {
+        case 1 -> b.put((byte) v);
+        case 2 -> b.putShort((short) v);
+        case 4 -> b.putInt((int) v);
+        default -> b.putLong(v >> 20); // int64 sums stay inside a long
+      }
+    }
+    return b.array();
+  }
+}
