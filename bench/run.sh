@@ -48,15 +48,7 @@ step "machine"
 } | tee "$OUT/machine.txt"
 
 step "build (the connector, then bench/java against it with JMH on the classpath)"
-# Offline first: the artifacts are usually cached; go online only if something is missing.
-mvn_() { mvn -B -q -o "$@" || mvn -B -q "$@"; }
-mvn_ -DskipTests package
-mvn_ -Pbench dependency:build-classpath -Dmdep.includeScope=provided -Dmdep.outputFile=target/bench-classpath.txt
-CP="target/classes:$(cat target/bench-classpath.txt)"
-rm -rf target/bench-classes
-javac --release 17 -nowarn -d target/bench-classes -cp "$CP" $(find bench/java -name '*.java')
-CP="target/bench-classes:$CP"
-JAVA=(java @examples/spark-jvm.options -Dlog4j2.configurationFile=examples/log4j2.properties -cp "$CP")
+source bench/build.sh
 
 # T x 512 x 512 float32 = size GiB when T = size * 1024; T is a whole number of time chunks.
 CT=${CHUNKS%% *}

@@ -1,0 +1,96 @@
+package io.github.sparkzarr.bench;
+
+import java.io.FileReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The suite's queries on the layouts of bench/generate_variants.py, in one local[2] session:
+ * {@code Variants DATA REPS WARMUP XARRAY.properties RESULTS.md NAME...}. Per store: the full-scan
+ * sum (computed in the scan, and with pushDownAggregate=false, as queries that need rows see the
+ * scan), min and max, a group-by over lat, a small box; WARMUP untimed rounds of everything
+ * first, then the median of REPS; and the ratio to xarray+dask's sum on the same store.
+ */
+public final class Variants {
+  private static final String[] QUERIES = {
+      "SELECT sum(value) FROM %s",
+      "SELECT sum(value) FROM %s_rows",
+      "SELECT min(value), max(value) FROM %s",
+      "SELECT lat, avg(value) FROM %s GROUP BY lat",
+      "SELECT sum(value), count(*) FROM %s WHERE time < 16 AND lat < 10 AND lon < 100",
+  };
+  private static final String[] LABELS = {"sum", "sum, rows to Spark", "min, max", "group by lat", "small box"};
+
+  public static void main(String[] args) throws Exception {
+    String data = args[0];
+    int reps = Integer.parseInt(args[1]);
+    int warmup = Integer.parseInt(args[2]);
+    Properties xarray = new Properties();
+    try (FileReader r = new FileReader(args[3])) {
+      xarray.load(r);
+    }
+    List<String> names = List.of(args).subList(5, args.length);
+    SparkSession spark = SparkSession.builder().master("local[2]").appName("spark-zarr variants")
+        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1").config("spark.sql.shuffle.partitions", "2")
+        .getOrCreate();
+    spark.sparkContext().setLogLevel("WARN");
+    try {
+      for (String name : names) {
+        String path = data + "/" + name + ".zarr";
+        spark.read().format("zarr").load(path).createOrReplaceTempView(name);
+        spark.read().format("zarr").option("pushDownAggregate", "false").load(path).createOrReplaceTempView(name + "_rows");
+      }
+      for (int w = 0; w < warmup; w++) {
+        for (String name : names) {
+          for (String q : QUERIES) {
+            spark.sql(String.format(Locale.ROOT, q, name)).collectAsList();
+          }
+        }
+      }
+      StringBuilder md = new StringBuilder("| store | stored MiB |");
+      for (String label : LABELS) {
+        md.append(' ').append(label).append(" |");
+      }
+      md.append(" xarray+dask sum | Spark ÷ xarray (sum) |\n|---|---|");
+      md.append("---|".repeat(LABELS.length + 2)).append('\n');
+      for (String name : names) {
+        Map<String, Double> seconds = new LinkedHashMap<>();
+        for (int q = 0; q < QUERIES.length; q++) {
+          String sql = String.format(Locale.ROOT, QUERIES[q], name);
+          List<Double> runs = new ArrayList<>();
+          for (int i = 0; i < reps; i++) {
+            long t0 = System.nanoTime();
+            spark.sql(sql).collectAsList();
+            runs.add((System.nanoTime() - t0) / 1e9);
+          }
+          seconds.put(LABELS[q], Suite.median(runs));
+        }
+        double x = Double.parseDouble(xarray.getProperty(name, "NaN"));
+        md.append(String.format(Locale.ROOT, "| %s | %.0f |", name, storedMiB(Path.of(data, name + ".zarr"))));
+        for (double s : seconds.values()) {
+          md.append(String.format(Locale.ROOT, " %.3f |", s));
+        }
+        md.append(String.format(Locale.ROOT, " %.3f | %.2f |%n", x, seconds.get("sum") / x));
+        Suite.log(name + " " + seconds + " xarray " + x);
+      }
+      System.out.println(md);
+      Files.writeString(Path.of(args[4]), md.toString());
+    } finally {
+      spark.stop();
+    }
+  }
+
+  private static double storedMiB(Path store) throws Exception {
+    try (var files = Files.walk(store)) {
+      return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum() / 1048576.0;
+    }
+  }
+}
