@@ -13,6 +13,7 @@ final class CountAccumulator implements Accumulator {
   private long[] counts = new long[0];
   /** Counts the values of a floating-point variable (its sums are not used); null for COUNT(*). */
   private final SumAccumulator floating;
+  private final StoredIntegers stored = new StoredIntegers();
 
   CountAccumulator(boolean skipMissing) {
     this.skipMissing = skipMissing;
@@ -35,6 +36,8 @@ final class CountAccumulator implements Accumulator {
       counts[slot] += n;
     } else if (chunk.layout.isFloat()) {
       floating.add(chunk, from, n, slot);
+    } else if (chunk.storedIntegersReadable()) {
+      counts[slot] += stored.count(chunk, from, n);
     } else {
       long k = 0;
       for (int i = from; i < from + n; i++) {

@@ -41,6 +41,20 @@ final class StoredIntegers {
     return sum;
   }
 
+  /** How many of elements {@code [from, from + n)} are not missing. */
+  long count(NumericChunk c, int from, int n) {
+    if (!c.skipsOneValue) {
+      return n;
+    }
+    long count = 0;
+    for (int start = from; start < from + n; start += BLOCK) {
+      int m = Math.min(BLOCK, from + n - start);
+      load(c, start, m);
+      count += dropSkipped(m, c.skippedValue);
+    }
+    return count;
+  }
+
   /** The largest ({@code max}) or smallest of elements {@code [from, from + n)}; see {@link #counted}. */
   long extreme(NumericChunk c, int from, int n, boolean max) {
     long best = max ? Long.MIN_VALUE : Long.MAX_VALUE;

@@ -72,6 +72,7 @@ class StoredIntegersTest {
     String what = c.layout + " from " + from;
     assertEquals(sum, s.sum(c, from, n), what);
     assertEquals(count, s.counted, what);
+    assertEquals(count, s.count(c, from, n), what);
     assertEquals(max, s.extreme(c, from, n, true), what);
     assertEquals(min, s.extreme(c, from, n, false), what);
     assertEquals(count, s.counted, what);
