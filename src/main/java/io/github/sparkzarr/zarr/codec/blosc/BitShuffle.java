@@ -77,22 +77,48 @@ final class BitShuffle {
   static void toBytePlanes(int typeSize, int n, byte[] src, int srcOff, byte[] dst, int dstOff,
       int first, int count) {
     int rowBytes = n / 8;
-    long[] rows = new long[8];
     for (int j = 0; j < typeSize; j++) {
       int rowsStart = srcOff + 8 * j * rowBytes;
       int plane = dstOff + j * count - first;
       int g = first / 8;
       int end = (first + count) / 8;
+      g = BitTransposer.BEST.transpose(src, rowsStart, rowBytes, dst, plane, g, end);
       // Eight bytes of each of the eight rows at once: a byte transpose of the eight words gives,
-      // per word, the eight bytes that one bit transpose turns into eight elements' byte j.
+      // per word, the eight bytes that one bit transpose turns into eight elements' byte j. The
+      // words stay in locals, so the JIT keeps them in registers.
       for (; g + 8 <= end; g += 8) {
-        for (int b = 0; b < 8; b++) {
-          rows[b] = LittleEndian.readLong(src, rowsStart + b * rowBytes + g);
-        }
-        transposeBytes(rows);
-        for (int k = 0; k < 8; k++) {
-          LittleEndian.writeLong(dst, plane + 8 * (g + k), transpose8x8(rows[k]));
-        }
+        int at = rowsStart + g;
+        long w0 = LittleEndian.readLong(src, at);
+        long w1 = LittleEndian.readLong(src, at + rowBytes);
+        long w2 = LittleEndian.readLong(src, at + 2 * rowBytes);
+        long w3 = LittleEndian.readLong(src, at + 3 * rowBytes);
+        long w4 = LittleEndian.readLong(src, at + 4 * rowBytes);
+        long w5 = LittleEndian.readLong(src, at + 5 * rowBytes);
+        long w6 = LittleEndian.readLong(src, at + 6 * rowBytes);
+        long w7 = LittleEndian.readLong(src, at + 7 * rowBytes);
+        // byte transpose: swap bytes, then byte pairs, then halves between words 1, 2 and 4 apart
+        long t;
+        t = ((w0 >>> 8) ^ w1) & BYTES; w1 ^= t; w0 ^= t << 8;
+        t = ((w2 >>> 8) ^ w3) & BYTES; w3 ^= t; w2 ^= t << 8;
+        t = ((w4 >>> 8) ^ w5) & BYTES; w5 ^= t; w4 ^= t << 8;
+        t = ((w6 >>> 8) ^ w7) & BYTES; w7 ^= t; w6 ^= t << 8;
+        t = ((w0 >>> 16) ^ w2) & PAIRS; w2 ^= t; w0 ^= t << 16;
+        t = ((w1 >>> 16) ^ w3) & PAIRS; w3 ^= t; w1 ^= t << 16;
+        t = ((w4 >>> 16) ^ w6) & PAIRS; w6 ^= t; w4 ^= t << 16;
+        t = ((w5 >>> 16) ^ w7) & PAIRS; w7 ^= t; w5 ^= t << 16;
+        t = ((w0 >>> 32) ^ w4) & HALVES; w4 ^= t; w0 ^= t << 32;
+        t = ((w1 >>> 32) ^ w5) & HALVES; w5 ^= t; w1 ^= t << 32;
+        t = ((w2 >>> 32) ^ w6) & HALVES; w6 ^= t; w2 ^= t << 32;
+        t = ((w3 >>> 32) ^ w7) & HALVES; w7 ^= t; w3 ^= t << 32;
+        int out = plane + 8 * g;
+        LittleEndian.writeLong(dst, out, transpose8x8(w0));
+        LittleEndian.writeLong(dst, out + 8, transpose8x8(w1));
+        LittleEndian.writeLong(dst, out + 16, transpose8x8(w2));
+        LittleEndian.writeLong(dst, out + 24, transpose8x8(w3));
+        LittleEndian.writeLong(dst, out + 32, transpose8x8(w4));
+        LittleEndian.writeLong(dst, out + 40, transpose8x8(w5));
+        LittleEndian.writeLong(dst, out + 48, transpose8x8(w6));
+        LittleEndian.writeLong(dst, out + 56, transpose8x8(w7));
       }
       for (; g < end; g++) {
         long x = 0;
@@ -104,24 +130,9 @@ final class BitShuffle {
     }
   }
 
-  /** Transposes the 8x8 byte matrix whose row r is word r: byte c of word r moves to byte r of c. */
-  static void transposeBytes(long[] w) {
-    for (int r = 0; r < 8; r += 2) {
-      long t = ((w[r] >>> 8) ^ w[r + 1]) & 0x00FF00FF00FF00FFL;
-      w[r + 1] ^= t;
-      w[r] ^= t << 8;
-    }
-    for (int r = 0; r < 8; r += (r % 4 == 1) ? 3 : 1) {
-      long t = ((w[r] >>> 16) ^ w[r + 2]) & 0x0000FFFF0000FFFFL;
-      w[r + 2] ^= t;
-      w[r] ^= t << 16;
-    }
-    for (int r = 0; r < 4; r++) {
-      long t = ((w[r] >>> 32) ^ w[r + 4]) & 0x00000000FFFFFFFFL;
-      w[r + 4] ^= t;
-      w[r] ^= t << 32;
-    }
-  }
+  static final long BYTES = 0x00FF00FF00FF00FFL;
+  static final long PAIRS = 0x0000FFFF0000FFFFL;
+  static final long HALVES = 0x00000000FFFFFFFFL;
 
   /** Transposes the 8x8 bit matrix whose row r is byte r: bit c of byte r moves to bit r of c. */
   static long transpose8x8(long x) {
