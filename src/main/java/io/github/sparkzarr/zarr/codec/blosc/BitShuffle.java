@@ -82,7 +82,6 @@ final class BitShuffle {
       int plane = dstOff + j * count - first;
       int g = first / 8;
       int end = (first + count) / 8;
-      g = BitTransposer.BEST.transpose(src, rowsStart, rowBytes, dst, plane, g, end);
       // Eight bytes of each of the eight rows at once: a byte transpose of the eight words gives,
       // per word, the eight bytes that one bit transpose turns into eight elements' byte j. The
       // words stay in locals, so the JIT keeps them in registers.
@@ -130,9 +129,9 @@ final class BitShuffle {
     }
   }
 
-  static final long BYTES = 0x00FF00FF00FF00FFL;
-  static final long PAIRS = 0x0000FFFF0000FFFFL;
-  static final long HALVES = 0x00000000FFFFFFFFL;
+  private static final long BYTES = 0x00FF00FF00FF00FFL;
+  private static final long PAIRS = 0x0000FFFF0000FFFFL;
+  private static final long HALVES = 0x00000000FFFFFFFFL;
 
   /** Transposes the 8x8 bit matrix whose row r is byte r: bit c of byte r moves to bit r of c. */
   static long transpose8x8(long x) {

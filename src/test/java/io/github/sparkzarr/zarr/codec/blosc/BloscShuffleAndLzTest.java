@@ -71,8 +71,7 @@ class BloscShuffleAndLzTest {
   @Test
   void bitShuffleMatchesTheBitLevelDefinition() {
     for (int typeSize : new int[] {1, 2, 3, 4, 8, 12, 17}) {
-      // past 64 elements rows are read 8 bytes at a time, past 256 32 at a time (SIMD); past
-      // 1024, un-shuffled in rounds
+      // past 64 elements rows are read 8 bytes at a time; past 1024, un-shuffled in rounds
       for (int elements : new int[] {8, 16, 64, 13, 72, 200, 256, 264, 1032, 2112, 3000, 8200}) {
         int blockBytes = elements * typeSize + (typeSize - 1) / 2; // a ragged tail when possible
         byte[] src = randomBytes(blockBytes);
