@@ -19,20 +19,24 @@ import xarray as xr
 numcodecs.blosc.use_threads = False
 
 
+def time_sum(store, reps):
+    """The median seconds of REPS timed sums of `value` (after one untimed), the runs, the sum."""
+    total = xr.open_zarr(store, consolidated=True)["value"].sum(skipna=False)  # one dask task per chunk
+    float(total.compute())
+    seconds = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        value = float(total.compute())
+        seconds.append(time.perf_counter() - t0)
+    return statistics.median(seconds), seconds, value
+
+
 def main():
     data, reps, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     lines = []
     with dask.config.set(scheduler="threads", num_workers=2):
         for name in ("raw", "zstd", "blosc"):
-            ds = xr.open_zarr(f"{data}/{name}.zarr", consolidated=True)
-            total = ds["value"].sum(skipna=False)  # lazy: one dask task per zarr chunk
-            float(total.compute())
-            seconds = []
-            for _ in range(reps):
-                t0 = time.perf_counter()
-                value = float(total.compute())
-                seconds.append(time.perf_counter() - t0)
-            median = statistics.median(seconds)
+            median, seconds, value = time_sum(f"{data}/{name}.zarr", reps)
             print(f"[xarray] sum(value) {name}: median {median:.3f} s of {[round(s, 3) for s in seconds]} = {value}")
             key = f"xarray+dask sum(value) {name}".replace(" ", "\\ ")  # Java properties syntax
             lines.append(f"{key}={median}")

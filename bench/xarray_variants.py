@@ -4,15 +4,13 @@ the suite's: 2 threaded workers, blosc's threads off, skipna=False, one untimed 
 
     bench/xarray_variants.py DATA_DIR REPS OUT.properties NAME...
 """
-import statistics
+import os
 import sys
-import time
 
 import dask
-import numcodecs
-import xarray as xr
 
-numcodecs.blosc.use_threads = False
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from xarray_dask import time_sum  # noqa: E402  (also turns blosc's own threads off)
 
 
 def main():
@@ -20,15 +18,9 @@ def main():
     lines = []
     with dask.config.set(scheduler="threads", num_workers=2):
         for name in names:
-            total = xr.open_zarr(f"{data}/{name}.zarr", consolidated=True)["value"].sum(skipna=False)
-            float(total.compute())
-            seconds = []
-            for _ in range(reps):
-                t0 = time.perf_counter()
-                value = float(total.compute())
-                seconds.append(time.perf_counter() - t0)
-            print(f"[xarray] sum(value) {name}: median {statistics.median(seconds):.3f} s = {value}")
-            lines.append(f"{name}={statistics.median(seconds)}")
+            median, _, value = time_sum(f"{data}/{name}.zarr", reps)
+            print(f"[xarray] sum(value) {name}: median {median:.3f} s = {value}")
+            lines.append(f"{name}={median}")
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")
 

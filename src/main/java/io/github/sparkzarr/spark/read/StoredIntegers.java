@@ -30,9 +30,7 @@ final class StoredIntegers {
     long sum = 0;
     counted = 0;
     for (int start = from; start < from + n; start += BLOCK) {
-      int m = Math.min(BLOCK, from + n - start);
-      load(c, start, m);
-      int kept = c.skipsOneValue ? dropSkipped(m, c.skippedValue) : m;
+      int kept = loadKept(c, start, Math.min(BLOCK, from + n - start));
       for (int k = 0; k < kept; k++) {
         sum = checked ? Math.addExact(sum, values[k]) : sum + values[k];
       }
@@ -48,9 +46,7 @@ final class StoredIntegers {
     }
     long count = 0;
     for (int start = from; start < from + n; start += BLOCK) {
-      int m = Math.min(BLOCK, from + n - start);
-      load(c, start, m);
-      count += dropSkipped(m, c.skippedValue);
+      count += loadKept(c, start, Math.min(BLOCK, from + n - start));
     }
     return count;
   }
@@ -60,9 +56,7 @@ final class StoredIntegers {
     long best = max ? Long.MIN_VALUE : Long.MAX_VALUE;
     counted = 0;
     for (int start = from; start < from + n; start += BLOCK) {
-      int m = Math.min(BLOCK, from + n - start);
-      load(c, start, m);
-      int kept = c.skipsOneValue ? dropSkipped(m, c.skippedValue) : m;
+      int kept = loadKept(c, start, Math.min(BLOCK, from + n - start));
       for (int k = 0; k < kept; k++) {
         best = max ? Math.max(best, values[k]) : Math.min(best, values[k]);
       }
@@ -90,6 +84,12 @@ final class StoredIntegers {
         }
       }
     }
+  }
+
+  /** Loads elements {@code [start, start + m)}; the ones not missing are then {@code values[0, k)}, k returned. */
+  private int loadKept(NumericChunk c, int start, int m) {
+    load(c, start, m);
+    return c.skipsOneValue ? dropSkipped(m, c.skippedValue) : m;
   }
 
   /** Moves the values other than {@code skip} to the front of the block; returns how many. */
