@@ -29,9 +29,9 @@ interface Accumulator {
     return switch (call.kind()) {
       case COUNT_ROWS -> new CountAccumulator(false);
       case COUNT -> new CountAccumulator(true);
-      case SUM -> call.resultType() == DataTypes.LongType ? new IntSumAccumulator() : new SumAccumulator();
-      case MIN -> new ExtremeAccumulator(false, call.resultType());
-      case MAX -> new ExtremeAccumulator(true, call.resultType());
+      case SUM -> call.resultType() == DataTypes.LongType ? new IntSumAccumulator() : new SumAccumulator(call.transform());
+      case MIN -> new ExtremeAccumulator(false, call.resultType(), LaneExtremes.best(), call.transform());
+      case MAX -> new ExtremeAccumulator(true, call.resultType(), LaneExtremes.best(), call.transform());
     };
   }
 

@@ -10,11 +10,24 @@ import org.apache.spark.sql.types.DataType;
  * @param resultType the partial result's Spark type (what Spark's own partial aggregate yields)
  * @param weight for {@code SUM(v * w(d))} (a {@link Kind#SUM}) and {@code SUM(w(d))} (a {@link
  *     Kind#COUNT_ROWS}): the weight, a function of one dimension; else null
+ * @param transform for {@code SUM}, {@code MIN} and {@code MAX} of a floating-point variable
+ *     combined with a constant ({@code avg(t2m - 273.15)}): that combination; else null
  */
-public record AggregateCall(Kind kind, int variable, DataType resultType, GroupKey weight) implements Serializable {
+public record AggregateCall(Kind kind, int variable, DataType resultType, GroupKey weight,
+    ValueTransform transform) implements Serializable {
 
   AggregateCall(Kind kind, int variable, DataType resultType) {
-    this(kind, variable, resultType, null);
+    this(kind, variable, resultType, null, null);
+  }
+
+  AggregateCall(Kind kind, int variable, DataType resultType, GroupKey weight) {
+    this(kind, variable, resultType, weight, null);
+  }
+
+  /** The aggregated expression, for plans: the variable's name, weight or combination included. */
+  String describe(String variableName) {
+    String value = variable < 0 ? "*" : transform != null ? transform.describe(variableName) : variableName;
+    return kind + "(" + value + (weight == null ? "" : " * " + weight.name()) + ")";
   }
   public enum Kind {
     /** COUNT(*), or COUNT of a column that is never null. */
@@ -28,6 +41,6 @@ public record AggregateCall(Kind kind, int variable, DataType resultType, GroupK
 
   @Override
   public String toString() {
-    return kind + "(" + (variable < 0 ? "*" : "#" + variable) + (weight == null ? "" : " * " + weight.name()) + ")";
+    return describe("#" + variable);
   }
 }

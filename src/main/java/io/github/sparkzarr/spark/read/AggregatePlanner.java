@@ -8,6 +8,7 @@ import java.util.function.Function;
 import org.apache.spark.sql.connector.expressions.Cast;
 import org.apache.spark.sql.connector.expressions.Expression;
 import org.apache.spark.sql.connector.expressions.GeneralScalarExpression;
+import org.apache.spark.sql.connector.expressions.LiteralValue;
 import org.apache.spark.sql.connector.expressions.NamedReference;
 import org.apache.spark.sql.connector.expressions.aggregate.AggregateFunc;
 import org.apache.spark.sql.connector.expressions.aggregate.Aggregation;
@@ -91,6 +92,10 @@ final class AggregatePlanner {
     if (f instanceof CountStar) {
       return new AggregateCall(AggregateCall.Kind.COUNT_ROWS, -1, DataTypes.LongType);
     }
+    if (f instanceof Count c && !c.isDistinct() && transformed(c.column()) != null) {
+      // v combined with a constant is null exactly where v is
+      return new AggregateCall(AggregateCall.Kind.COUNT, transformed(c.column()).index(), DataTypes.LongType);
+    }
     if (f instanceof Count c && !c.isDistinct()) {
       OutputColumn col = column(c.column());
       if (col == null) {
@@ -102,8 +107,19 @@ final class AggregatePlanner {
       boolean neverNull = col.kind() == OutputColumn.Kind.POSITION || !view.dims().get(col.index()).nullable();
       return neverNull ? new AggregateCall(AggregateCall.Kind.COUNT_ROWS, -1, DataTypes.LongType) : null;
     }
+    if (f instanceof Sum s && !s.isDistinct() && transformed(s.column()) != null) {
+      return new AggregateCall(AggregateCall.Kind.SUM, transformed(s.column()).index(), DataTypes.DoubleType,
+          null, transform(s.column()));
+    }
     if (f instanceof Sum s && !s.isDistinct() && !(s.column() instanceof NamedReference)) {
       return weightedSum(s.column());
+    }
+    if ((f instanceof Min || f instanceof Max) && f.children().length == 1) {
+      ValueTransform t = transform(f.children()[0]);
+      if (t != null && t.increasing()) {
+        AggregateCall.Kind kind = f instanceof Min ? AggregateCall.Kind.MIN : AggregateCall.Kind.MAX;
+        return new AggregateCall(kind, transformed(f.children()[0]).index(), DataTypes.DoubleType, null, t);
+      }
     }
     if (f instanceof Sum s && !s.isDistinct()) {
       OutputColumn col = variable(s.column());
@@ -151,6 +167,49 @@ final class AggregatePlanner {
       }
     }
     return null;
+  }
+
+  /**
+   * The variable of {@code v op c} or {@code c op v}, v a floating-point variable (cast to double,
+   * as Spark casts it) and c a double literal, op one of {@code + - *} or a division by a
+   * non-zero c; else null.
+   */
+  private OutputColumn transformed(Expression e) {
+    return transform(e) == null ? null : floatVariable(operands(e)[transform(e).constantFirst() ? 1 : 0]);
+  }
+
+  /** The combination of {@link #transformed}, or null. */
+  private ValueTransform transform(Expression e) {
+    Expression[] operands = operands(e);
+    if (operands == null) {
+      return null;
+    }
+    String op = ((GeneralScalarExpression) e).name();
+    for (int side = 0; side < 2; side++) {
+      Double c = doubleLiteral(operands[side]);
+      // Spark divides by zero into null (or an error under ANSI rules), never infinity: so only
+      // a division by a non-zero constant.
+      boolean division = op.equals("/");
+      boolean safe = !division || side == 1 && c != null && c != 0;
+      if (c != null && floatVariable(operands[1 - side]) != null && safe) {
+        return new ValueTransform(op.charAt(0), c, side == 0);
+      }
+    }
+    return null;
+  }
+
+  /** The two operands of a {@code + - * /} expression, or null. */
+  private static Expression[] operands(Expression e) {
+    if (e instanceof GeneralScalarExpression g && g.children().length == 2
+        && List.of("+", "-", "*", "/").contains(g.name())) {
+      return g.children();
+    }
+    return null;
+  }
+
+  private static Double doubleLiteral(Expression e) {
+    return e instanceof LiteralValue<?> l && l.dataType() == DataTypes.DoubleType && l.value() instanceof Double d
+        ? d : null;
   }
 
   /** A floating-point variable the scan can aggregate, alone or cast to double as Spark casts it. */

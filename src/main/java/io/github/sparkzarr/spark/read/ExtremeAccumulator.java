@@ -23,14 +23,25 @@ final class ExtremeAccumulator implements Accumulator {
   private final int[] nans = new int[1];
   private final StoredIntegers stored = new StoredIntegers();
 
+  /** Applied to each slot's extreme when written (an increasing one: see {@link ValueTransform}), or null. */
+  private final ValueTransform transform;
+
   ExtremeAccumulator(boolean max, DataType resultType) {
     this(max, resultType, LaneExtremes.best());
   }
 
   ExtremeAccumulator(boolean max, DataType resultType, LaneExtremes kernels) {
+    this(max, resultType, kernels, null);
+  }
+
+  ExtremeAccumulator(boolean max, DataType resultType, LaneExtremes kernels, ValueTransform transform) {
+    if (transform != null && !transform.increasing()) {
+      throw new IllegalArgumentException("MIN and MAX of " + transform.describe("v") + " are not those of v");
+    }
     this.max = max;
     this.resultType = resultType;
     this.kernels = kernels;
+    this.transform = transform;
   }
 
   @Override
@@ -147,7 +158,7 @@ final class ExtremeAccumulator implements Accumulator {
       } else if (resultType.equals(DataTypes.FloatType)) {
         out.putFloat(s, (float) floating[s]);
       } else if (resultType.equals(DataTypes.DoubleType)) {
-        out.putDouble(s, floating[s]);
+        out.putDouble(s, transform == null ? floating[s] : transform.apply(floating[s]));
       } else if (resultType.equals(DataTypes.IntegerType)) {
         out.putInt(s, (int) integral[s]);
       } else if (resultType.equals(DataTypes.ShortType)) {

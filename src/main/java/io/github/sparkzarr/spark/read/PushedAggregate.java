@@ -43,9 +43,8 @@ public record PushedAggregate(List<GroupKey> groupBy, List<AggregateCall> calls)
   }
 
   public String describe(DatasetView view) {
-    String calls = this.calls.stream().map(c -> c.kind() + "(" + (c.variable() < 0 ? "*"
-        : view.variables().get(c.variable()).column()) + (c.weight() == null ? "" : " * " + c.weight().name()) + ")")
-        .collect(Collectors.joining(", "));
+    String calls = this.calls.stream().map(c -> c.describe(c.variable() < 0 ? "*"
+        : view.variables().get(c.variable()).column())).collect(Collectors.joining(", "));
     String groups = groupBy.stream().map(GroupKey::name).collect(Collectors.joining(", "));
     return "partialAggregates=[" + calls + "]" + (groupBy.isEmpty() ? "" : " groupBy=[" + groups + "]");
   }

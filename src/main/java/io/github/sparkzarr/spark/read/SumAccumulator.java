@@ -27,6 +27,16 @@ final class SumAccumulator implements Accumulator {
   private long[] counts = new long[0];
   private final double[] saved = new double[LANES];
   private final StoredIntegers stored = new StoredIntegers();
+  /** Applied to each value before it is added ({@code SUM(v - 273.15)}), or null. */
+  private final ValueTransform transform;
+
+  SumAccumulator() {
+    this(null);
+  }
+
+  SumAccumulator(ValueTransform transform) {
+    this.transform = transform;
+  }
 
   @Override
   public void ensure(int slots) {
@@ -39,7 +49,7 @@ final class SumAccumulator implements Accumulator {
 
   @Override
   public void add(NumericChunk chunk, int from, int n, int slot) {
-    if (chunk.unpacks && chunk.storedIntegersReadable()) {
+    if (chunk.unpacks && chunk.storedIntegersReadable() && transform == null) {
       stored.addUnpacked(chunk, from, n, sums, slot * LANES);
       counts[slot] += stored.counted;
       return;
@@ -50,7 +60,7 @@ final class SumAccumulator implements Accumulator {
     for (; i < end && lane(chunk, i) != 0; i++) {
       addChecked(chunk, i, slot, lanes);
     }
-    if (!chunk.masksValues() && !chunk.unpacks) {
+    if (!chunk.masksValues() && !chunk.unpacks && transform == null) {
       int segmentsEnd = i + ((end - i) & -LANES);
       while (i < segmentsEnd) {
         int m = Math.min(SEGMENT, segmentsEnd - i);
@@ -87,7 +97,7 @@ final class SumAccumulator implements Accumulator {
     if (missing) {
       return;
     }
-    sums[lanes + lane(chunk, i)] += v;
+    sums[lanes + lane(chunk, i)] += transform == null ? v : transform.apply(v);
     counts[slot]++;
   }
 
