@@ -50,6 +50,17 @@ interface LaneSums {
     }
   }
 
+  /**
+   * Adds {@code t} of elements {@code [i, i + m)} of {@code chunk} (a float layout, {@code m} a
+   * multiple of 8, element {@code i} in lane 0) into {@code sums[at, at + 8)}: each value widened
+   * to double, then combined with t's constant, as the element loop and Spark compute it.
+   */
+  default void addTransformed(NumericChunk chunk, int i, int m, double[] sums, int at, ValueTransform t) {
+    for (int k = 0; k < m; k++) {
+      sums[at + (k & (LANES - 1))] += t.apply(chunk.floatingAt(i + k));
+    }
+  }
+
   /** Whether any of the eight sums {@code sums[at, at + 8)} is NaN. */
   static boolean anyNaN(double[] sums, int at) {
     for (int k = at; k < at + LANES; k++) {

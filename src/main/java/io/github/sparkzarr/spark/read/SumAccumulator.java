@@ -60,7 +60,7 @@ final class SumAccumulator implements Accumulator {
     for (; i < end && lane(chunk, i) != 0; i++) {
       addChecked(chunk, i, slot, lanes);
     }
-    if (!chunk.masksValues() && !chunk.unpacks && transform == null) {
+    if (!chunk.masksValues() && !chunk.unpacks) {
       int segmentsEnd = i + ((end - i) & -LANES);
       while (i < segmentsEnd) {
         int m = Math.min(SEGMENT, segmentsEnd - i);
@@ -104,7 +104,11 @@ final class SumAccumulator implements Accumulator {
   /** Adds {@code m} elements (a multiple of 8) from {@code i} (lane 0), when only NaN can be missing. */
   private void addSegment(NumericChunk chunk, int i, int m, int slot, int lanes) {
     System.arraycopy(sums, lanes, saved, 0, LANES);
-    kernels.add(chunk, i, m, sums, lanes);
+    if (transform == null) {
+      kernels.add(chunk, i, m, sums, lanes);
+    } else {
+      kernels.addTransformed(chunk, i, m, sums, lanes, transform);
+    }
     if (chunk.maskNaN && LaneSums.anyNaN(sums, lanes)) {
       System.arraycopy(saved, 0, sums, lanes, LANES);
       for (int k = i; k < i + m; k++) {

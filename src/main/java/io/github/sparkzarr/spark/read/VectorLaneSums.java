@@ -56,6 +56,46 @@ final class VectorLaneSums implements LaneSums {
   }
 
   @Override
+  public void addTransformed(NumericChunk c, int i, int m, double[] sums, int at, ValueTransform t) {
+    DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
+    DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
+    DoubleVector constant = DoubleVector.broadcast(D4, t.constant());
+    boolean float32 = c.layout == NumericChunk.Layout.FLOAT32;
+    for (int j = i; j < i + m; j += LANES) {
+      DoubleVector a;
+      DoubleVector b;
+      if (float32) {
+        FloatVector v = c.plane == 0 ? FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * j, LE)
+            : ShuffledPlanes.floats(c.bytes, c.offset + j, c.plane);
+        a = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 0);
+        b = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 1);
+      } else if (c.plane == 0) {
+        a = DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * j, LE);
+        b = DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * j + 32, LE);
+      } else {
+        a = ShuffledPlanes.doubles(c.bytes, c.offset + j, c.plane, 0);
+        b = ShuffledPlanes.doubles(c.bytes, c.offset + j, c.plane, 1);
+      }
+      lo = lo.add(apply(t, a, constant));
+      hi = hi.add(apply(t, b, constant));
+    }
+    lo.intoArray(sums, at);
+    hi.intoArray(sums, at + 4);
+  }
+
+  /** {@link ValueTransform#apply} in each lane. */
+  private static DoubleVector apply(ValueTransform t, DoubleVector x, DoubleVector constant) {
+    DoubleVector l = t.constantFirst() ? constant : x;
+    DoubleVector r = t.constantFirst() ? x : constant;
+    return switch (t.op()) {
+      case '+' -> l.add(r);
+      case '-' -> l.sub(r);
+      case '*' -> l.mul(r);
+      default -> l.div(r);
+    };
+  }
+
+  @Override
   public void addShuffledDoubles(byte[] b, int offset, int plane, int n, double[] sums, int at) {
     DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
     DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);

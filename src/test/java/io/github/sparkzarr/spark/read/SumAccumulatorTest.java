@@ -57,6 +57,35 @@ class SumAccumulatorTest {
     }
   }
 
+  /** The same for values combined with a constant ({@code SUM(v - 273.15)}), every operator. */
+  @Test
+  void vectorAndScalarTransformedSumsGiveTheSameBits() {
+    Random random = new Random(9);
+    LaneSums vector = new VectorLaneSums();
+    LaneSums scalar = new ScalarLaneSums();
+    for (int round = 0; round < 80; round++) {
+      int n = 8 * (1 + random.nextInt(100));
+      int offset = random.nextInt(40);
+      int size = random.nextBoolean() ? 4 : 8;
+      int plane = random.nextBoolean() ? 0 : n + random.nextInt(5);
+      byte[] bytes = new byte[offset + size * Math.max(plane, n) + 64];
+      for (int k = 0; k < bytes.length; k++) {
+        bytes[k] = (byte) random.nextInt(256);
+      }
+      DataType type = DataType.numeric(DataType.Kind.FLOAT, size, java.nio.ByteOrder.LITTLE_ENDIAN);
+      NumericChunk chunk = new NumericChunk(bytes, offset, plane, 0, type, null);
+      ValueTransform t = new ValueTransform("+-*/".charAt(random.nextInt(4)), random.nextGaussian() * 300,
+          random.nextBoolean());
+      double[] a = new double[16];
+      double[] b = new double[16];
+      vector.addTransformed(chunk, 0, n, a, 3, t);
+      scalar.addTransformed(chunk, 0, n, b, 3, t);
+      for (int k = 0; k < a.length; k++) {
+        assertEquals(Double.doubleToLongBits(b[k]), Double.doubleToLongBits(a[k]), t + " round " + round + " lane " + k);
+      }
+    }
+  }
+
   private static void run(LaneSums sums, int kernel, byte[] bytes, int offset, int plane, int n,
       double[] out, int at) {
     switch (kernel) {
