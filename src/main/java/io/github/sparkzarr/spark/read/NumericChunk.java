@@ -87,11 +87,18 @@ final class NumericChunk {
     this.maskNaN = cf != null && cf.maskNaN();
     this.masked = cf == null ? new double[0] : cf.masked();
     this.unpacks = cf != null && cf.scaled() && !layout.isFloat();
-    long[] integral = layout.isFloat() || layout == Layout.INT64 ? new long[0]
-        : java.util.Arrays.stream(masked).filter(m -> m == Math.rint(m) && Math.abs(m) < 0x1p62)
-            .mapToLong(m -> (long) m).toArray();
-    this.skipsOneValue = integral.length == 1;
-    this.skippedValue = skipsOneValue ? integral[0] : 0;
+    int integral = 0;
+    long skipped = 0;
+    if (!layout.isFloat() && layout != Layout.INT64) {
+      for (double m : masked) {
+        if (m == Math.rint(m) && Math.abs(m) < 0x1p62) { // a fraction never matches an integer
+          integral++;
+          skipped = (long) m;
+        }
+      }
+    }
+    this.skipsOneValue = integral == 1;
+    this.skippedValue = skipsOneValue ? skipped : 0;
   }
 
   /**
