@@ -92,9 +92,9 @@ final class AggregatePlanner {
     if (f instanceof CountStar) {
       return new AggregateCall(AggregateCall.Kind.COUNT_ROWS, -1, DataTypes.LongType);
     }
-    if (f instanceof Count c && !c.isDistinct() && transformed(c.column()) != null) {
-      // v combined with a constant is null exactly where v is
-      return new AggregateCall(AggregateCall.Kind.COUNT, transformed(c.column()).index(), DataTypes.LongType);
+    Combined combined = f.children().length == 1 ? combined(f.children()[0]) : null;
+    if (combined != null) {
+      return combinedCall(f, combined);
     }
     if (f instanceof Count c && !c.isDistinct()) {
       OutputColumn col = column(c.column());
@@ -107,19 +107,8 @@ final class AggregatePlanner {
       boolean neverNull = col.kind() == OutputColumn.Kind.POSITION || !view.dims().get(col.index()).nullable();
       return neverNull ? new AggregateCall(AggregateCall.Kind.COUNT_ROWS, -1, DataTypes.LongType) : null;
     }
-    if (f instanceof Sum s && !s.isDistinct() && transformed(s.column()) != null) {
-      return new AggregateCall(AggregateCall.Kind.SUM, transformed(s.column()).index(), DataTypes.DoubleType,
-          null, transform(s.column()));
-    }
     if (f instanceof Sum s && !s.isDistinct() && !(s.column() instanceof NamedReference)) {
       return weightedSum(s.column());
-    }
-    if ((f instanceof Min || f instanceof Max) && f.children().length == 1) {
-      ValueTransform t = transform(f.children()[0]);
-      if (t != null && t.increasing()) {
-        AggregateCall.Kind kind = f instanceof Min ? AggregateCall.Kind.MIN : AggregateCall.Kind.MAX;
-        return new AggregateCall(kind, transformed(f.children()[0]).index(), DataTypes.DoubleType, null, t);
-      }
     }
     if (f instanceof Sum s && !s.isDistinct()) {
       OutputColumn col = variable(s.column());
@@ -169,17 +158,33 @@ final class AggregatePlanner {
     return null;
   }
 
+  /** A floating-point variable and the constant it is combined with ({@code t2m - 273.15}). */
+  private record Combined(OutputColumn variable, ValueTransform transform) {}
+
   /**
-   * The variable of {@code v op c} or {@code c op v}, v a floating-point variable (cast to double,
-   * as Spark casts it) and c a double literal, op one of {@code + - *} or a division by a
-   * non-zero c; else null.
+   * COUNT, SUM, MIN or MAX of a combined variable: COUNT is that of the variable (the combination
+   * is null exactly where the variable is); MIN and MAX only for an increasing combination.
    */
-  private OutputColumn transformed(Expression e) {
-    return transform(e) == null ? null : floatVariable(operands(e)[transform(e).constantFirst() ? 1 : 0]);
+  private static AggregateCall combinedCall(AggregateFunc f, Combined c) {
+    int v = c.variable().index();
+    if (f instanceof Count count && !count.isDistinct()) {
+      return new AggregateCall(AggregateCall.Kind.COUNT, v, DataTypes.LongType);
+    }
+    if (f instanceof Sum sum && !sum.isDistinct()) {
+      return new AggregateCall(AggregateCall.Kind.SUM, v, DataTypes.DoubleType, null, c.transform());
+    }
+    if ((f instanceof Min || f instanceof Max) && c.transform().increasing()) {
+      AggregateCall.Kind kind = f instanceof Min ? AggregateCall.Kind.MIN : AggregateCall.Kind.MAX;
+      return new AggregateCall(kind, v, DataTypes.DoubleType, null, c.transform());
+    }
+    return null;
   }
 
-  /** The combination of {@link #transformed}, or null. */
-  private ValueTransform transform(Expression e) {
+  /**
+   * {@code v op c} or {@code c op v}, v a floating-point variable (cast to double, as Spark casts
+   * it) and c a double literal, op one of {@code + - *} or a division by a non-zero c; else null.
+   */
+  private Combined combined(Expression e) {
     Expression[] operands = operands(e);
     if (operands == null) {
       return null;
@@ -187,12 +192,12 @@ final class AggregatePlanner {
     String op = ((GeneralScalarExpression) e).name();
     for (int side = 0; side < 2; side++) {
       Double c = doubleLiteral(operands[side]);
+      OutputColumn v = floatVariable(operands[1 - side]);
       // Spark divides by zero into null (or an error under ANSI rules), never infinity: so only
       // a division by a non-zero constant.
-      boolean division = op.equals("/");
-      boolean safe = !division || side == 1 && c != null && c != 0;
-      if (c != null && floatVariable(operands[1 - side]) != null && safe) {
-        return new ValueTransform(op.charAt(0), c, side == 0);
+      boolean safe = !op.equals("/") || side == 1 && c != null && c != 0;
+      if (c != null && v != null && safe) {
+        return new Combined(v, new ValueTransform(op.charAt(0), c, side == 0));
       }
     }
     return null;
