@@ -11,6 +11,9 @@ to check that no figure depends on the suite's one layout (float32, 1 MiB chunks
     bloscz_bit    float32, chunks 16 x 128 x 128, blosc zstd bit shuffle
     u8_blosc      uint8 (an image-like quantisation), chunks 32 x 256 x 256, blosc lz4 byte shuffle
     i32_zstd      int32 (values x 100), chunks 16 x 128 x 128, Zstd level 1
+    era5_grid     float32 on ERA5's 721 x 1440 grid (T/4 time steps), chunks 16 x 100 x 100, blosc
+                  lz4 byte shuffle: no chunk size divides the grid, so a quarter of the chunks are
+                  partial edge chunks
 
 Each is a dataset with coordinates time, lat, lon and one variable `value`, consolidated.
 Run with Debian's /usr/bin/python3 (zarr 2.13, numcodecs 0.11, xarray):
@@ -27,6 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from generate_stores import field  # noqa: E402  the suite's values
 
 LAT, LON = 512, 512
+ODD_GRID = (721, 1440)  # ERA5's 0.25 degree grid
 
 
 def variants(v, t):
@@ -47,19 +51,29 @@ def variants(v, t):
     }
 
 
+def write(out, name, values, encoding):
+    t, lat, lon = values.shape
+    coords = {"time": np.arange(t), "lat": np.linspace(-90, 90, lat),
+              "lon": np.linspace(0, 360, lon, endpoint=False)}
+    ds = xr.Dataset({"value": (("time", "lat", "lon"), values)}, coords=coords)
+    ds.to_zarr(os.path.join(out, name + ".zarr"), mode="w", encoding={"value": encoding}, consolidated=True)
+    print(f"{name}: written")
+
+
 def main():
     out, t = sys.argv[1], int(sys.argv[2])
     only = set(sys.argv[3:])
     v = field(0, t, LAT, LON, np.random.default_rng(1))
-    coords = {"time": np.arange(t), "lat": np.linspace(-90, 90, LAT),
-              "lon": np.linspace(0, 360, LON, endpoint=False)}
     os.makedirs(out, exist_ok=True)
     for name, (values, encoding) in variants(v, t).items():
-        if only and name not in only:
-            continue
-        ds = xr.Dataset({"value": (("time", "lat", "lon"), values)}, coords=coords)
-        ds.to_zarr(os.path.join(out, name + ".zarr"), mode="w", encoding={"value": encoding}, consolidated=True)
-        print(f"{name}: written")
+        if not only or name in only:
+            write(out, name, values, encoding)
+    if not only or "era5_grid" in only:
+        lat, lon = ODD_GRID
+        steps = max(1, t * LAT * LON // (lat * lon))  # about as many values as the others
+        blosc = numcodecs.Blosc(cname="lz4", clevel=5, shuffle=numcodecs.Blosc.SHUFFLE)
+        write(out, "era5_grid", field(0, steps, lat, lon, np.random.default_rng(2)),
+              dict(chunks=(16, 100, 100), compressor=blosc))
 
 
 if __name__ == "__main__":

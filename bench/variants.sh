@@ -9,7 +9,7 @@
 #   --reps        timed repetitions per query (default 5), after --warmup untimed rounds (default 3)
 #   --out         working directory (default target/bench-variants); stores are kept in DIR/data
 #                 and rewritten only when T changes
-#   NAME...       only these stores (default all eight)
+#   NAME...       only these stores (default all nine)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,7 +25,7 @@ while [[ $# -gt 0 ]]; do
     *) NAMES+=("$1"); shift ;;
   esac
 done
-[[ ${#NAMES[@]} -gt 0 ]] || NAMES=(f64_zstd packed_i16 plane_blosc column_blosc gzip bloscz_bit u8_blosc i32_zstd)
+[[ ${#NAMES[@]} -gt 0 ]] || NAMES=(f64_zstd packed_i16 plane_blosc column_blosc gzip bloscz_bit u8_blosc i32_zstd era5_grid)
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 DATA=$OUT/data

@@ -19,8 +19,13 @@ import org.apache.spark.sql.types.DataTypes;
  * is not monotonic, holds nulls or NaN, or is not a number or timestamp.
  */
 final class CoordinateAxes {
-  /** A searchable axis and its smallest and largest values in Spark's internal form. */
-  record Sorted(SortedAxis axis, Object min, Object max) {}
+  /**
+   * A searchable axis and its smallest and largest values in Spark's internal form.
+   *
+   * @param distinct whether no two positions hold equal values (as Spark compares them: 0.0 and
+   *     -0.0 are equal)
+   */
+  record Sorted(SortedAxis axis, Object min, Object max, boolean distinct) {}
 
   private final DatasetView view;
   private final Store store;
@@ -34,7 +39,7 @@ final class CoordinateAxes {
   /** The dimension's positions. */
   Sorted positions(int d) {
     long n = view.dims().get(d).length();
-    return new Sorted(SortedAxis.positions(n), 0L, n - 1);
+    return new Sorted(SortedAxis.positions(n), 0L, n - 1, true);
   }
 
   /** The dimension column's values (positions or coordinate values), or null if not searchable. */
@@ -82,8 +87,10 @@ final class CoordinateAxes {
         }
       }
       int direction = 0;
+      boolean distinct = true;
       for (int i = 1; i < n; i++) {
         int cmp = integral ? Long.compare(longs[i], longs[i - 1]) : Double.compare(doubles[i], doubles[i - 1]);
+        distinct &= integral ? cmp != 0 : doubles[i] != doubles[i - 1];
         if (cmp != 0) {
           if (direction != 0 && direction != cmp) {
             return null;
@@ -98,7 +105,7 @@ final class CoordinateAxes {
       Object min = internal(t, longs, doubles, 0);
       Object max = internal(t, longs, doubles, n - 1);
       return new Sorted(integral ? SortedAxis.ofLongs(longs, reversed) : SortedAxis.ofDoubles(doubles, reversed),
-          min, max);
+          min, max, distinct);
     }
   }
 

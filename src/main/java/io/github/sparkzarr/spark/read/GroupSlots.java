@@ -7,35 +7,56 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Numbers the groups a partition meets (tuples of positions), in the order they are first met.
+ * Numbers the groups a partition meets (tuples of positions, one per key), in the order they are
+ * first met.
  *
  * <p>A scan grouped by {@code lat, lon} looks up every grid cell once per chunk, so the lookup is
- * kept cheap: when the positions fit in one long (each below its dimension's length, packed in
- * mixed radix) they are found in an open-addressing table of longs, else in a map of tuples.
+ * kept cheap. Each key's positions lie in a known range (the positions the partition reads along
+ * its dimension), so a tuple has a code in mixed radix. When the ranges' product is small the code
+ * indexes a table directly; when it fits a long, an open-addressing table of codes finds it;
+ * otherwise a map of tuples does.
  */
 final class GroupSlots {
-  private final long[] radix;
-  private final boolean packed;
-  private final List<long[]> keys = new ArrayList<>();
-  // packed: open addressing, codes + 1 (0 marks a free entry), slot numbers beside them
-  private long[] codes = new long[64];
-  private int[] numbers = new int[64];
-  // otherwise
-  private final Map<Key, Integer> slots = new HashMap<>();
+  /** Codes below this index a table directly (16 MiB of ints at most, as much as 2 Mi groups' sums). */
+  static final long DIRECT_LIMIT = 1L << 22;
 
-  /** @param radix the number of positions each key can take (its dimension's length) */
-  GroupSlots(long[] radix) {
+  private final long[] first;
+  private final long[] radix;
+  /** Product of the radixes, or -1 when it does not fit a long. */
+  private final long range;
+  private long[] codeOfSlot = new long[16];
+  private int size;
+  // direct: slot + 1 by code, 0 where not met
+  private int[] direct;
+  // hashed: open addressing, codes + 1 (0 marks a free entry), slot numbers beside them
+  private long[] codes;
+  private int[] numbers;
+  // otherwise
+  private final Map<Key, Integer> tuples = new HashMap<>();
+  private final List<long[]> keys = new ArrayList<>();
+
+  /**
+   * @param first each key's lowest position
+   * @param radix the number of positions each key can take from there
+   */
+  GroupSlots(long[] first, long[] radix) {
+    this.first = first.clone();
     this.radix = radix.clone();
-    long product = 2; // the leading 1 of a code doubles its range
-    boolean fits = true;
+    long product = 1;
     for (long r : radix) {
       if (r <= 0 || product > (Long.MAX_VALUE - 1) / r) {
-        fits = false;
+        product = -1;
         break;
       }
       product *= r;
     }
-    this.packed = fits;
+    this.range = product;
+    if (product >= 0 && product <= DIRECT_LIMIT) {
+      direct = new int[(int) Math.max(1, product)];
+    } else if (product >= 0) {
+      codes = new long[64];
+      numbers = new int[64];
+    }
   }
 
   private record Key(long[] positions) {
@@ -52,16 +73,33 @@ final class GroupSlots {
 
   /** The slot of the group at {@code positions}, new if not met before. */
   int slot(long[] positions) {
-    if (!packed) {
-      return slots.computeIfAbsent(new Key(positions.clone()), k -> {
+    long code = 0;
+    for (int k = 0; k < positions.length; k++) {
+      long offset = positions[k] - first[k];
+      if (offset < 0 || offset >= radix[k]) {
+        throw new IllegalArgumentException("position " + positions[k] + " of key " + k
+            + " is outside [" + first[k] + ", " + (first[k] + radix[k]) + ")");
+      }
+      code = code * radix[k] + offset; // overflows only when range < 0, which does not use it
+    }
+    if (range < 0) {
+      return tuples.computeIfAbsent(new Key(positions.clone()), k -> {
         keys.add(k.positions());
         return keys.size() - 1;
       });
     }
-    long code = 1;
-    for (int k = 0; k < positions.length; k++) {
-      code = code * radix[k] + positions[k]; // below the product, so never 0 after the leading 1
+    if (direct != null) {
+      int s = direct[(int) code] - 1;
+      if (s < 0) {
+        s = add(code);
+        direct[(int) code] = s + 1;
+      }
+      return s;
     }
+    return hashed(code + 1);
+  }
+
+  private int hashed(long code) {
     int mask = codes.length - 1;
     for (int i = mix(code) & mask; ; i = (i + 1) & mask) {
       if (codes[i] == code) {
@@ -69,14 +107,21 @@ final class GroupSlots {
       }
       if (codes[i] == 0) {
         codes[i] = code;
-        numbers[i] = keys.size();
-        keys.add(positions.clone());
-        if (2 * keys.size() > codes.length) {
+        numbers[i] = add(code - 1);
+        if (2 * size > codes.length) {
           grow();
         }
-        return keys.size() - 1;
+        return size - 1;
       }
     }
+  }
+
+  private int add(long code) {
+    if (size == codeOfSlot.length) {
+      codeOfSlot = Arrays.copyOf(codeOfSlot, size * 2);
+    }
+    codeOfSlot[size] = code;
+    return size++;
   }
 
   private static int mix(long code) {
@@ -103,11 +148,18 @@ final class GroupSlots {
   }
 
   int size() {
-    return keys.size();
+    return range < 0 ? keys.size() : size;
   }
 
-  /** The positions of slot {@code s}. */
-  long[] key(int s) {
-    return keys.get(s);
+  /** The position of key {@code k} in slot {@code s}. */
+  long position(int s, int k) {
+    if (range < 0) {
+      return keys.get(s)[k];
+    }
+    long code = codeOfSlot[s];
+    for (int j = radix.length - 1; j > k; j--) {
+      code /= radix[j];
+    }
+    return first[k] + code % radix[k];
   }
 }

@@ -88,14 +88,26 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     groupDims = keys.stream().mapToInt(k -> k.column().index()).toArray();
     weights = new GroupKeyValues[calls.size()];
     keyDims = java.util.Arrays.stream(groupDims).distinct().toArray();
-    slots = new GroupSlots(java.util.Arrays.stream(groupDims).mapToLong(d -> view.dims().get(d).length()).toArray());
     keyValues = new GroupKeyValues[groupDims.length];
     partitionKeys = new PartitionKeys(plan, store, start, end);
+    slots = groupSlots(groupDims, partitionKeys);
     if (groupDims.length == 0) {
       // Without GROUP BY every partition answers one row, even an empty one: COUNT must say 0.
       slots.slot(new long[0]);
       ensureSlots();
     }
+  }
+
+  /** Slots for the groups of positions along {@code dims} that the partition reads. */
+  private static GroupSlots groupSlots(int[] dims, PartitionKeys partitionKeys) {
+    long[] first = new long[dims.length];
+    long[] radix = new long[dims.length];
+    for (int k = 0; k < dims.length; k++) {
+      long[] range = partitionKeys.positionRange(dims[k]);
+      first[k] = range == null ? 0 : range[0];
+      radix[k] = range == null ? 1 : range[1] - range[0] + 1;
+    }
+    return new GroupSlots(first, radix);
   }
 
   /**
@@ -309,7 +321,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
       k--; // the hidden position key of the weight's dimension
     }
     for (int s = 0; s < n; s++) {
-      Object w = weights[c].value(slots.key(s)[k]);
+      Object w = weights[c].value(slots.position(s, k));
       if (raw.isNullAt(s) || w == null) {
         out.putNull(s);
       } else {
@@ -324,21 +336,21 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     GroupKey key = keys.get(k);
     if (key.function() != null) {
       for (int s = 0; s < n; s++) {
-        keyValues[k].write(slots.key(s)[k], v, s);
+        keyValues[k].write(slots.position(s, k), v, s);
       }
       return v;
     }
     if (key.isPosition(view)) {
       for (int s = 0; s < n; s++) {
-        v.putLong(s, slots.key(s)[k]);
+        v.putLong(s, slots.position(s, k));
       }
       return v;
     }
     long min = Long.MAX_VALUE;
     long max = -1;
     for (int s = 0; s < n; s++) {
-      min = Math.min(min, slots.key(s)[k]);
-      max = Math.max(max, slots.key(s)[k]);
+      min = Math.min(min, slots.position(s, k));
+      max = Math.max(max, slots.position(s, k));
     }
     if (n == 0) {
       return v;
@@ -348,7 +360,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     ChunkData values = coordinate.read(new long[] {min}, new int[] {(int) (max - min + 1)});
     ValueWriter writer = ValueWriters.of(coordinate.memoryType(), dim.cf());
     for (int s = 0; s < n; s++) {
-      writer.write(values, (int) (slots.key(s)[k] - min), v, s, 1);
+      writer.write(values, (int) (slots.position(s, k) - min), v, s, 1);
     }
     return v;
   }

@@ -47,7 +47,19 @@ final class PartitionKeys {
 
   /** The key's values over the positions of its dimension the partition reads; null when it reads none. */
   GroupKeyValues values(GroupKey key) throws IOException {
-    int d = key.column().index();
+    long[] range = positionRange(key.column().index());
+    if (range == null) {
+      return null;
+    }
+    long lo = range[0];
+    int n = Math.toIntExact(range[1] - lo + 1);
+    WritableColumnVector base = new OnHeapColumnVector(n, key.baseType(view));
+    baseValues(key, lo, n, base);
+    return new GroupKeyValues(lo, base, n, key.baseType(view), key.function());
+  }
+
+  /** The lowest and highest positions of dimension {@code d} the partition reads; null if none. */
+  long[] positionRange(int d) {
     long lo = Long.MAX_VALUE;
     long hi = -1;
     for (long i = start; i < end; i++) {
@@ -57,13 +69,7 @@ final class PartitionKeys {
         hi = Math.max(hi, p[p.length - 1]);
       }
     }
-    if (hi < lo) {
-      return null;
-    }
-    int n = Math.toIntExact(hi - lo + 1);
-    WritableColumnVector base = new OnHeapColumnVector(n, key.baseType(view));
-    baseValues(key, lo, n, base);
-    return new GroupKeyValues(lo, base, n, key.baseType(view), key.function());
+    return hi < lo ? null : new long[] {lo, hi};
   }
 
   /** The key column's values at positions {@code [first, first + n)}: positions, or coordinate values. */

@@ -3,17 +3,49 @@ package io.github.sparkzarr.spark.read;
 import io.github.sparkzarr.spark.schema.DatasetView;
 import java.io.Serializable;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * What the executors read: the view, the output columns, the selected positions along each
  * dimension, and the plan-grid chunks that hold them. A partition is a range of this chunk list,
- * numbered in C order, so partitions stay a few bytes each however many chunks there are.
+ * so partitions stay a few bytes each however many chunks there are.
+ *
+ * <p>Chunks are numbered in C order, except for an aggregate grouped by some dimensions: those
+ * dimensions come first ({@code order}), so the chunks of one <em>tile</em> (one chunk index
+ * along each grouped dimension) are numbered consecutively, and a partition made of whole tiles
+ * holds every element of its groups.
  *
  * @param chunks the selected chunk indices along each dimension
  * @param limit the most rows a partition needs to return, or -1
+ * @param order the dimensions from the slowest-varying chunk index to the fastest
+ * @param tileDims how many leading dimensions of {@code order} a tile spans one chunk of
  */
 public record ScanPlan(DatasetView view, List<OutputColumn> columns, IntervalSet[] selection,
-    long[][] chunks, long limit) implements Serializable {
+    long[][] chunks, long limit, int[] order, int tileDims) implements Serializable {
+
+  /** A plan numbering chunks in C order. */
+  public ScanPlan(DatasetView view, List<OutputColumn> columns, IntervalSet[] selection,
+      long[][] chunks, long limit) {
+    this(view, columns, selection, chunks, limit, IntStream.range(0, chunks.length).toArray(), 0);
+  }
+
+  /** A plan for an aggregate grouped along {@code groupDims}: their chunk indices vary slowest. */
+  public static ScanPlan grouped(DatasetView view, IntervalSet[] selection, long[][] chunks,
+      int[] groupDims) {
+    int[] dims = IntStream.of(groupDims).distinct().sorted().toArray();
+    int[] order = IntStream.concat(IntStream.of(dims),
+        IntStream.range(0, chunks.length).filter(d -> IntStream.of(dims).noneMatch(g -> g == d))).toArray();
+    return new ScanPlan(view, List.of(), selection, chunks, -1, order, dims.length);
+  }
+
+  /** The chunks of one tile: every chunk sharing its indices along the grouped dimensions. */
+  public long chunksPerTile() {
+    long n = 1;
+    for (int k = tileDims; k < order.length; k++) {
+      n = Math.multiplyExact(n, chunks[order[k]].length);
+    }
+    return n;
+  }
 
   /** Number of chunks in the plan. */
   public long chunkCount() {
@@ -24,10 +56,11 @@ public record ScanPlan(DatasetView view, List<OutputColumn> columns, IntervalSet
     return n;
   }
 
-  /** The grid coordinates of the {@code i}th planned chunk (C order). */
+  /** The grid coordinates of the {@code i}th planned chunk. */
   public long[] chunkCoords(long i) {
     long[] out = new long[chunks.length];
-    for (int d = chunks.length - 1; d >= 0; d--) {
+    for (int k = order.length - 1; k >= 0; k--) {
+      int d = order[k];
       out[d] = chunks[d][(int) (i % chunks[d].length)];
       i /= chunks[d].length;
     }

@@ -39,18 +39,18 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
   /** The aggregation computed per partition, or null for a scan returning rows. */
   private final PushedAggregate aggregate;
   private final ConfBroadcast confBroadcast;
-  /** All planned chunks in one partition, whose partial aggregates are then the final ones. */
-  private final boolean singlePartition;
+  /** Partitions of whole tiles, whose partial aggregates are then the final ones. */
+  private final boolean complete;
 
   ZarrScan(ScanPlan plan, StructType schema, ZarrReadOptions options,
-      ConfBroadcast confBroadcast, Predicate[] pushed, PushedAggregate aggregate, boolean singlePartition) {
+      ConfBroadcast confBroadcast, Predicate[] pushed, PushedAggregate aggregate, boolean complete) {
     this.plan = plan;
     this.schema = schema;
     this.options = options;
     this.confBroadcast = confBroadcast;
     this.pushed = pushed;
     this.aggregate = aggregate;
-    this.singlePartition = singlePartition;
+    this.complete = complete;
   }
 
   @Override
@@ -67,7 +67,7 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
         + " chunks=" + plan.chunkCount() + "/" + totalChunks()
         + (pushed.length == 0 ? "" : " pushedFilters=" + Arrays.toString(pushed))
         + (plan.limit() < 0 ? "" : " limit=" + plan.limit())
-        + (aggregate == null ? "" : " " + aggregate.describe(v) + (singlePartition ? " complete" : ""));
+        + (aggregate == null ? "" : " " + aggregate.describe(v) + (complete ? " complete" : ""));
   }
 
   @Override
@@ -145,7 +145,7 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
     if (plan.limit() >= 0 && !plan.columns().isEmpty()) {
       chunks = chunksForLimit(chunks);
     }
-    long perPartition = singlePartition ? Math.max(1, chunks) : Math.max(1, splitBytes(chunks) / chunkBytes());
+    long perPartition = chunksPerPartition(chunks);
     List<InputPartition> out = new ArrayList<>();
     for (long start = 0; start < chunks; start += perPartition) {
       out.add(new ZarrInputPartition(start, Math.min(chunks, start + perPartition)));
@@ -154,6 +154,26 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
       out.add(new ZarrInputPartition(0, 0)); // one row of partial results, so COUNT says 0
     }
     return out.toArray(new InputPartition[0]);
+  }
+
+  /**
+   * Chunks per partition: as many as the split size holds, rounded down to whole tiles for an
+   * aggregate whose tile fits (then no group is in two partitions, and with no GROUP BY the scan is
+   * one partition), and whole tiles always for a complete aggregate.
+   */
+  private long chunksPerPartition(long chunks) {
+    long n = Math.max(1, splitBytes(chunks) / chunkBytes());
+    long tile = Math.max(1, plan.chunksPerTile());
+    if (aggregate != null && (complete || tile <= n)) {
+      n = Math.max(1, n / tile) * tile;
+    }
+    return n;
+  }
+
+  /** Whether every group's elements fall in one partition: an aggregate over whole tiles. */
+  boolean keepsGroupsApart() {
+    return aggregate != null
+        && plan.chunksPerTile() <= Math.max(1, splitBytes(plan.chunkCount()) / chunkBytes());
   }
 
   /** The leading chunks that hold at least LIMIT selected rows. */

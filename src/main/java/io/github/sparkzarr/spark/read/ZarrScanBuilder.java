@@ -7,6 +7,7 @@ import io.github.sparkzarr.zarr.store.Store;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.expressions.NamedReference;
@@ -153,13 +154,13 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
   }
 
   /**
-   * Complete when answered from metadata, or when the scan computes it and plans a single
-   * partition (a small box): that partition's partial results are the final ones, so Spark drops
-   * its final aggregate and the shuffle before it. Not with AVG: Spark then splits it into SUM
-   * and COUNT and asks again after pushAggregation, and divides the scan's SUM by its COUNT. Nor
-   * with weighted sums, whose partial rows are per position (PushedAggregate.weightDims). The
-   * answer is the same each time it is asked (it depends on the plan only), and build() then plans
-   * exactly one partition, so a complete answer never meets several partitions.
+   * Complete when answered from metadata, or when the scan computes it and no group spans two
+   * partitions: a single partition (a small box), or partitions of whole tiles (ScanPlan) with
+   * each key a dimension's position or a coordinate no two positions share. Each partition's rows
+   * are then final, so Spark drops its aggregate and the shuffle before it. Not with AVG: Spark then splits it into SUM and COUNT, asks again, and divides the
+   * scan's SUM by its COUNT. Nor with weighted sums, whose partial rows are per position
+   * (PushedAggregate.weightDims). The answer depends on the plan only, so it is the same each time
+   * it is asked, and build() then plans whole tiles.
    */
   @Override
   public boolean supportCompletePushDown(Aggregation aggregation) {
@@ -172,9 +173,25 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
       }
     }
     PushedAggregate partial = partialPlan(aggregation);
-    completeAggregate = partial != null && partial.weightDims().length == 0
-        && ((ZarrScan) scanOf(partial, false)).planInputPartitions().length == 1;
+    if (partial == null || partial.weightDims().length > 0) {
+      return false;
+    }
+    ZarrScan scan = scanOf(partial, false);
+    completeAggregate = scan.planInputPartitions().length == 1
+        || (partial.groupBy().stream().allMatch(this::distinctPerPosition) && scan.keepsGroupsApart());
     return completeAggregate;
+  }
+
+  /** Whether no two positions share the key's value, so each group lies in one tile. */
+  private boolean distinctPerPosition(GroupKey key) {
+    if (key.function() != null) {
+      return false;
+    }
+    if (key.isPosition(view)) {
+      return true;
+    }
+    CoordinateAxes.Sorted values = axes.values(key.column().index());
+    return values != null && values.distinct();
   }
 
   @Override
@@ -285,9 +302,11 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
     return new ZarrScan(plan, schema, options, confBroadcast, pushed, null, false);
   }
 
-  /** The scan computing {@code aggregate}; {@code complete}: in exactly one partition. */
-  private Scan scanOf(PushedAggregate aggregate, boolean complete) {
-    ScanPlan plan = new ScanPlan(view, List.of(), selection.clone(), chunks(), -1);
+  /** The scan computing {@code aggregate}; {@code complete}: each group in one partition. */
+  private ZarrScan scanOf(PushedAggregate aggregate, boolean complete) {
+    int[] groupDims = IntStream.concat(aggregate.groupBy().stream().mapToInt(k -> k.column().index()),
+        IntStream.of(aggregate.weightDims())).toArray();
+    ScanPlan plan = ScanPlan.grouped(view, selection.clone(), chunks(), groupDims);
     return new ZarrScan(plan, aggregate.schema(view), options, confBroadcast, pushed, aggregate, complete);
   }
 
