@@ -25,11 +25,13 @@ interface Accumulator {
   /** Writes the partial result of slots {@code [0, slots)} to rows of the same numbers. */
   void write(WritableColumnVector out, int slots);
 
-  static Accumulator of(AggregateCall call) {
+  /** @param elementwise whether consecutive elements go to different groups (the last dimension is grouped on) */
+  static Accumulator of(AggregateCall call, boolean elementwise) {
     return switch (call.kind()) {
       case COUNT_ROWS -> new CountAccumulator(false);
       case COUNT -> new CountAccumulator(true);
-      case SUM -> call.resultType() == DataTypes.LongType ? new IntSumAccumulator() : new SumAccumulator(call.transform());
+      case SUM -> call.resultType() == DataTypes.LongType ? new IntSumAccumulator()
+          : new SumAccumulator(call.transform(), elementwise);
       case MIN -> new ExtremeAccumulator(false, call.resultType(), LaneExtremes.best(), call.transform());
       case MAX -> new ExtremeAccumulator(true, call.resultType(), LaneExtremes.best(), call.transform());
     };

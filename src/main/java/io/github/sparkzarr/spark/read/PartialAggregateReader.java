@@ -78,14 +78,17 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
       if (v >= 0 && variables[v] == null) {
         variables[v] = view.variables().get(v).array().open(store);
       }
-      accumulators[c] = Accumulator.of(calls.get(c));
     }
-    shareCounts(calls);
     keys = new ArrayList<>(aggregate.groupBy());
     for (int d : aggregate.weightDims()) {
       keys.add(GroupKey.of(new OutputColumn(OutputColumn.Kind.POSITION, d), "position"));
     }
     groupDims = keys.stream().mapToInt(k -> k.column().index()).toArray();
+    boolean elementwise = Arrays.stream(groupDims).anyMatch(d -> d == view.rank() - 1);
+    for (int c = 0; c < calls.size(); c++) {
+      accumulators[c] = Accumulator.of(calls.get(c), elementwise);
+    }
+    shareCounts(calls);
     weights = new GroupKeyValues[calls.size()];
     keyDims = java.util.Arrays.stream(groupDims).distinct().toArray();
     keyValues = new GroupKeyValues[groupDims.length];

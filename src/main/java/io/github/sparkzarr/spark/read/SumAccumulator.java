@@ -14,6 +14,10 @@ import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
  * vectors when the JVM has the Vector API. The order is fixed by the data alone, so
  * the same query on the same store gives the same bits, however the chunk was cut into pieces.
  *
+ * <p>When every element goes to another group (the last dimension is grouped on: a time-mean
+ * map), lanes would not be filled, and eight sums per group only multiply the memory the groups'
+ * sums sweep: such a sum keeps one lane per group, adding in row order.
+ *
  * <p>Pieces of the chunk are added a segment at a time without looking for missing values; only a
  * segment that turns a lane into NaN, when NaN means missing, is added again element by element
  * from the lanes as they were, so the common case of no missing value costs no test per element.
@@ -23,6 +27,8 @@ final class SumAccumulator implements Accumulator {
   /** Elements per segment: small enough to redo while still in cache. */
   private static final int SEGMENT = 4096;
   private final LaneSums kernels = LaneSums.best();
+  /** Partial sums per group: LANES, or 1 when elements are added one per group. */
+  private final int width;
   private double[] sums = new double[0];
   private long[] counts = new long[0];
   private final double[] saved = new double[LANES];
@@ -31,24 +37,32 @@ final class SumAccumulator implements Accumulator {
   private final ValueTransform transform;
 
   SumAccumulator() {
-    this(null);
+    this(null, false);
   }
 
-  SumAccumulator(ValueTransform transform) {
+  /** @param elementwise whether consecutive elements go to different groups ({@link #addEach}) */
+  SumAccumulator(ValueTransform transform, boolean elementwise) {
     this.transform = transform;
+    this.width = elementwise ? 1 : LANES;
   }
 
   @Override
   public void ensure(int slots) {
     if (slots > counts.length) {
       int capacity = Accumulator.grow(counts.length, slots);
-      sums = Arrays.copyOf(sums, capacity * LANES);
+      sums = Arrays.copyOf(sums, capacity * width);
       counts = Arrays.copyOf(counts, capacity);
     }
   }
 
   @Override
   public void add(NumericChunk chunk, int from, int n, int slot) {
+    if (width == 1) {
+      for (int i = from; i < from + n; i++) {
+        addChecked(chunk, i, slot, slot);
+      }
+      return;
+    }
     if (chunk.unpacks && chunk.storedIntegersReadable() && transform == null) {
       stored.addUnpacked(chunk, from, n, sums, slot * LANES);
       counts[slot] += stored.counted;
@@ -78,12 +92,12 @@ final class SumAccumulator implements Accumulator {
   public void addEach(NumericChunk chunk, int from, int n, int[] slotOf, int group, int stride) {
     for (int j = 0; j < n; j++) {
       int slot = slotOf[group + j * stride];
-      addChecked(chunk, from + j, slot, slot * LANES);
+      addChecked(chunk, from + j, slot, slot * width);
     }
   }
 
-  private static int lane(NumericChunk chunk, int i) {
-    return (chunk.first + i) & (LANES - 1);
+  private int lane(NumericChunk chunk, int i) {
+    return (chunk.first + i) & (width - 1);
   }
 
   /**
@@ -131,9 +145,9 @@ final class SumAccumulator implements Accumulator {
         out.putNull(s);
         continue;
       }
-      int lanes = s * LANES;
+      int lanes = s * width;
       double total = 0;
-      for (int k = 0; k < LANES; k++) {
+      for (int k = 0; k < width; k++) {
         total += sums[lanes + k];
       }
       out.putDouble(s, total);

@@ -142,6 +142,50 @@ class SumAccumulatorTest {
     }
   }
 
+  /**
+   * Element-wise sums (the last dimension grouped on: each element to another group) keep one sum
+   * per group, added in row order, missing values skipped: exactly the plain sequential sum.
+   */
+  @Test
+  void elementwiseSumsAddEachGroupInRowOrder() {
+    Random random = new Random(13);
+    int groups = 97;
+    int n = 20000;
+    double[] values = new double[n];
+    int[] slotOf = new int[n];
+    for (int i = 0; i < n; i++) {
+      values[i] = random.nextGaussian() * Math.pow(10, random.nextInt(12)); // float64: order shows
+      if (random.nextInt(40) == 0) {
+        values[i] = Double.NaN;
+      }
+      slotOf[i] = random.nextInt(groups);
+    }
+    CfDecoding nanMissing = new CfDecoding(new double[0], true, 1, 0, false, false, null);
+    double[] expected = new double[groups];
+    long[] counts = new long[groups];
+    for (int i = 0; i < n; i++) {
+      double v = values[i];
+      if (v == v) {
+        expected[slotOf[i]] += v;
+        counts[slotOf[i]]++;
+      }
+    }
+    SumAccumulator sum = new SumAccumulator(null, true);
+    sum.ensure(groups);
+    int from = 0;
+    while (from < n) {
+      int len = Math.min(n - from, 1 + random.nextInt(300));
+      sum.addEach(piece(values, from, len, true, false, nanMissing), 0, len, slotOf, from, 1);
+      from += len;
+    }
+    OnHeapColumnVector out = new OnHeapColumnVector(groups, DataTypes.DoubleType);
+    sum.write(out, groups);
+    for (int g = 0; g < groups; g++) {
+      assertEquals(Double.doubleToLongBits(expected[g]), Double.doubleToLongBits(out.getDouble(g)), "group " + g);
+      assertEquals(counts[g], sum.count(g), "count of group " + g);
+    }
+  }
+
   /** Element by element into lane i % 8, then the lanes in order. */
   private static double[] reference(double[] values, boolean doubles, CfDecoding cf) {
     double[] lanes = new double[8];
