@@ -22,6 +22,8 @@ final class GroupSlots {
 
   private final long[] first;
   private final long[] radix;
+  /** What one step of each key adds to a code: the product of the later keys' radixes. */
+  private final long[] stride;
   /** Product of the radixes, or -1 when it does not fit a long. */
   private final long range;
   private long[] codeOfSlot = new long[16];
@@ -51,6 +53,12 @@ final class GroupSlots {
       product *= r;
     }
     this.range = product;
+    this.stride = new long[radix.length];
+    long step = 1;
+    for (int k = radix.length - 1; k >= 0; k--) {
+      stride[k] = step;
+      step *= radix[k]; // meaningful only when the product fits
+    }
     if (product >= 0 && product <= DIRECT_LIMIT) {
       direct = new int[(int) Math.max(1, product)];
     } else if (product >= 0) {
@@ -75,19 +83,34 @@ final class GroupSlots {
   int slot(long[] positions) {
     long code = 0;
     for (int k = 0; k < positions.length; k++) {
-      long offset = positions[k] - first[k];
-      if (offset < 0 || offset >= radix[k]) {
-        throw new IllegalArgumentException("position " + positions[k] + " of key " + k
-            + " is outside [" + first[k] + ", " + (first[k] + radix[k]) + ")");
-      }
-      code = code * radix[k] + offset; // overflows only when range < 0, which does not use it
+      code += codePart(k, positions[k]); // overflows only when not coded, which does not use it
     }
-    if (range < 0) {
+    if (!coded()) {
       return tuples.computeIfAbsent(new Key(positions.clone()), k -> {
         keys.add(k.positions());
         return keys.size() - 1;
       });
     }
+    return slotOfCode(code);
+  }
+
+  /** Whether groups have codes: the sum of their keys' {@link #codePart}s. */
+  boolean coded() {
+    return range >= 0;
+  }
+
+  /** Key {@code k}'s share of a group's code, at {@code position}. */
+  long codePart(int k, long position) {
+    long offset = position - first[k];
+    if (offset < 0 || offset >= radix[k]) {
+      throw new IllegalArgumentException("position " + position + " of key " + k
+          + " is outside [" + first[k] + ", " + (first[k] + radix[k]) + ")");
+    }
+    return offset * stride[k];
+  }
+
+  /** The slot of the group with this code (only when {@link #coded()}), new if not met before. */
+  int slotOfCode(long code) {
     if (direct != null) {
       int s = direct[(int) code] - 1;
       if (s < 0) {
@@ -156,10 +179,6 @@ final class GroupSlots {
     if (range < 0) {
       return keys.get(s)[k];
     }
-    long code = codeOfSlot[s];
-    for (int j = radix.length - 1; j > k; j--) {
-      code /= radix[j];
-    }
-    return first[k] + code % radix[k];
+    return first[k] + codeOfSlot[s] / stride[k] % radix[k];
   }
 }

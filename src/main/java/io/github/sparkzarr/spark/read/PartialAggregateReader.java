@@ -270,6 +270,58 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     for (int d : keyDims) {
       groups *= len[d];
     }
+    int[] out = slots.coded() ? codedSlots(lo, len, groups) : tupleSlots(lo, len, groups);
+    ensureSlots(); // once per box, not per group
+    return out;
+  }
+
+  /** The key at {@code position} of key {@code k}'s dimension: the position, or its value's representative. */
+  private long keyAt(int k, long position) {
+    return keyValues[k] == null ? position : keyValues[k].representative(position);
+  }
+
+  /**
+   * Slots by code: per key dimension, what each position adds to a group's code (the keys on it
+   * summed), then the groups in C order, the last key dimension in a tight loop.
+   */
+  private int[] codedSlots(long[] lo, int[] len, int groups) {
+    int[] out = new int[groups];
+    int dims = keyDims.length;
+    if (dims == 0) {
+      out[0] = slots.slotOfCode(0);
+      return out;
+    }
+    long[][] parts = new long[dims][];
+    for (int j = 0; j < dims; j++) {
+      int d = keyDims[j];
+      parts[j] = new long[len[d]];
+      for (int k = 0; k < groupDims.length; k++) {
+        if (groupDims[k] == d) {
+          for (int i = 0; i < len[d]; i++) {
+            parts[j][i] += slots.codePart(k, keyAt(k, lo[d] + i));
+          }
+        }
+      }
+    }
+    long[] inner = parts[dims - 1];
+    int[] idx = new int[dims - 1];
+    for (int g = 0; g < groups; ) {
+      long base = 0;
+      for (int j = 0; j < dims - 1; j++) {
+        base += parts[j][idx[j]];
+      }
+      for (long part : inner) {
+        out[g++] = slots.slotOfCode(base + part);
+      }
+      for (int j = dims - 2; j >= 0 && ++idx[j] == len[keyDims[j]]; j--) {
+        idx[j] = 0;
+      }
+    }
+    return out;
+  }
+
+  /** Slots by tuple of keys, when codes would not fit a long. */
+  private int[] tupleSlots(long[] lo, int[] len, int groups) {
     int[] out = new int[groups];
     long[] at = new long[lo.length];
     int[] idx = new int[keyDims.length];
@@ -279,15 +331,13 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
         at[keyDims[j]] = lo[keyDims[j]] + idx[j];
       }
       for (int k = 0; k < groupDims.length; k++) {
-        long position = at[groupDims[k]];
-        key[k] = keyValues[k] == null ? position : keyValues[k].representative(position);
+        key[k] = keyAt(k, at[groupDims[k]]);
       }
       out[g] = slots.slot(key);
       for (int j = keyDims.length - 1; j >= 0 && ++idx[j] == len[keyDims[j]]; j--) {
         idx[j] = 0;
       }
     }
-    ensureSlots(); // once per box, not per group
     return out;
   }
 
