@@ -28,6 +28,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -104,6 +105,37 @@ class GroupByFunctionPushdownTest extends SparkTestBase {
   })
   void functionsOfADimensionAreComputedInTheScan(String sql) {
     assertPushedAndAsSpark(sql, true);
+  }
+
+  /**
+   * Grouped aggregates over several partitions: partitions are whole tiles (all chunks sharing the
+   * grouped dimensions' chunk indices; v's chunks are 35 float32 values, 140 bytes, on a grid of
+   * 8 x 3), so keys no two positions share are complete in the scan, with Spark's rows. Not
+   * complete when a tile is larger than a partition, or when a key can repeat along its dimension
+   * (lat's values, a function, time with a missing value).
+   */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "SELECT time_index, sum(v), count(*), min(v) FROM t GROUP BY time_index | 500 | true",
+      "SELECT lat_index, avg(v), max(v), count(v) FROM t GROUP BY lat_index | 1200 | true",
+      "SELECT lat_index, time_index, sum(v) FROM t GROUP BY 1, 2 | 1 | true",
+      "SELECT lat_index, avg(v) FROM t WHERE time_index >= 10 GROUP BY lat_index | 1000 | true",
+      "SELECT lat_index, avg(v) FROM t GROUP BY lat_index | 500 | false",
+      "SELECT lat, sum(v) FROM t GROUP BY lat | 1200 | false",
+      "SELECT month(time), sum(v) FROM t GROUP BY 1 | 500 | false",
+      "SELECT time, sum(v) FROM t GROUP BY time | 500 | false",
+  })
+  void partitionsOfWholeTilesAreCompleteInTheScan(String sql, String maxPartitionBytes, boolean complete) {
+    Dataset<Row> on = query(sql, true, maxPartitionBytes);
+    String plan = on.queryExecution().executedPlan().toString();
+    assertTrue(pushed(on), () -> "not pushed: " + plan);
+    assertEquals(complete, plan.contains(" complete"), plan);
+    if (complete) {
+      assertTrue(on.rdd().getNumPartitions() > 1, plan);
+    }
+    Dataset<Row> off = query(sql, false, maxPartitionBytes);
+    assertEquals(off.schema(), on.schema(), sql);
+    assertRowsEqual(sorted(off), sorted(on), sql + " maxPartitionBytes=" + maxPartitionBytes);
   }
 
   /**
