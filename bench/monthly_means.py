@@ -5,7 +5,7 @@ a dimension"). Run with Debian's /usr/bin/python3 (zarr-python 2.13, xarray, das
                                   as in ERA5), chunks 100 x 91 x 180, xarray's defaults (blosc lz4)
   monthly_means.py xarray STORE   xarray+dask (2 threads, blosc's own threads off): the mean per
                                   month over all points, by resample and by groupby, the sum, and
-                                  the area-weighted mean (weights cos(lat))
+                                  the area-weighted mean (weights cos(lat)), the time-mean map
 """
 import statistics
 import sys
@@ -44,6 +44,7 @@ def xarray(store, reps=5):
         "groupby('time.month').mean(...)": lambda: ds.t2m.groupby("time.month").mean(...).compute(),
         "sum()": lambda: ds.t2m.sum().compute(),
         "weighted(cos(lat)).mean(all dims)": lambda: ds.t2m.weighted(weights).mean(("time", "lat", "lon")).compute(),
+        "mean('time') (time-mean map)": lambda: ds.t2m.mean("time").compute(),
     }
     with dask.config.set(scheduler="threads", num_workers=2):
         for name, run in runs.items():

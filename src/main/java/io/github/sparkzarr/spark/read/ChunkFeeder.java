@@ -158,6 +158,17 @@ final class ChunkFeeder implements BlockSink {
     done = 0;
   }
 
+  /** Whether the {@code n} elements of a run from group {@code g} go to consecutive slots. */
+  private boolean consecutive(int g, int n) {
+    int first = slotOf[g];
+    for (int j = 1; j < n; j++) {
+      if (slotOf[g + j * lastStride] != first + j) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Adds the box's elements among {@code [first, end)}, the piece {@code data} holds. */
   private void feed(NumericChunk data, int first, int end) {
     while (!finished) {
@@ -175,8 +186,14 @@ final class ChunkFeeder implements BlockSink {
           a.add(data, from - first, n, slot);
         }
       } else {
+        int g = group + done * lastStride;
+        boolean row = consecutive(g, n);
         for (Accumulator a : accumulators) {
-          a.addEach(data, from - first, n, slotOf, group + done * lastStride, lastStride);
+          if (row) {
+            a.addRow(data, from - first, n, slotOf[g]);
+          } else {
+            a.addEach(data, from - first, n, slotOf, g, lastStride);
+          }
         }
       }
       done += n;

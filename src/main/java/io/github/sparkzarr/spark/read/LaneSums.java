@@ -61,6 +61,16 @@ interface LaneSums {
     }
   }
 
+  /**
+   * Adds element {@code i + j} of {@code chunk} (a float layout, not byte-shuffled, {@code m} a
+   * multiple of 8) into {@code sums[at + j]}: a grid row whose elements are each their own group.
+   */
+  default void addRow(NumericChunk chunk, int i, int m, double[] sums, int at) {
+    for (int j = 0; j < m; j++) {
+      sums[at + j] += chunk.floatingAt(i + j);
+    }
+  }
+
   /** Whether any of the eight sums {@code sums[at, at + 8)} is NaN. */
   static boolean anyNaN(double[] sums, int at) {
     for (int k = at; k < at + LANES; k++) {

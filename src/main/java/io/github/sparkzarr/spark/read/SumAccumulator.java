@@ -32,6 +32,7 @@ final class SumAccumulator implements Accumulator {
   private double[] sums = new double[0];
   private long[] counts = new long[0];
   private final double[] saved = new double[LANES];
+  private double[] rowSaved = new double[0];
   private final StoredIntegers stored = new StoredIntegers();
   /** Applied to each value before it is added ({@code SUM(v - 273.15)}), or null. */
   private final ValueTransform transform;
@@ -94,6 +95,49 @@ final class SumAccumulator implements Accumulator {
       int slot = slotOf[group + j * stride];
       addChecked(chunk, from + j, slot, slot * width);
     }
+  }
+
+  /**
+   * Element {@code j} into slot {@code slot + j}: with one sum per group, a float layout and only
+   * NaN to skip, added a vector at a time without tests, then redone element by element if a
+   * sum turned NaN (as {@link #add} does with its segments). Same order per group, same bits.
+   */
+  @Override
+  public void addRow(NumericChunk chunk, int from, int n, int slot) {
+    int m = n & -LANES;
+    if (width != 1 || transform != null || chunk.unpacks || chunk.masksValues() || chunk.plane != 0
+        || (chunk.layout != NumericChunk.Layout.FLOAT32 && chunk.layout != NumericChunk.Layout.FLOAT64)) {
+      m = 0;
+    }
+    if (m > 0) {
+      if (rowSaved.length < m) {
+        rowSaved = new double[m];
+      }
+      System.arraycopy(sums, slot, rowSaved, 0, m);
+      kernels.addRow(chunk, from, m, sums, slot);
+      if (chunk.maskNaN && anyNaN(sums, slot, m)) {
+        System.arraycopy(rowSaved, 0, sums, slot, m);
+        for (int j = 0; j < m; j++) {
+          addChecked(chunk, from + j, slot + j, slot + j);
+        }
+      } else {
+        for (int j = 0; j < m; j++) {
+          counts[slot + j]++;
+        }
+      }
+    }
+    for (int j = m; j < n; j++) {
+      addChecked(chunk, from + j, slot + j, (slot + j) * width);
+    }
+  }
+
+  private static boolean anyNaN(double[] values, int from, int n) {
+    for (int j = from; j < from + n; j++) {
+      if (values[j] != values[j]) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private int lane(NumericChunk chunk, int i) {

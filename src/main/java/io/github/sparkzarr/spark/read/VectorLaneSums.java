@@ -31,6 +31,25 @@ final class VectorLaneSums implements LaneSums {
   }
 
   @Override
+  public void addRow(NumericChunk c, int i, int m, double[] sums, int at) {
+    boolean float32 = c.layout == NumericChunk.Layout.FLOAT32;
+    for (int j = 0; j < m; j += LANES) {
+      DoubleVector a;
+      DoubleVector b;
+      if (float32) {
+        FloatVector v = FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * (i + j), LE);
+        a = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 0);
+        b = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 1);
+      } else {
+        a = DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * (i + j), LE);
+        b = DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * (i + j) + 32, LE);
+      }
+      DoubleVector.fromArray(D4, sums, at + j).add(a).intoArray(sums, at + j);
+      DoubleVector.fromArray(D4, sums, at + j + 4).add(b).intoArray(sums, at + j + 4);
+    }
+  }
+
+  @Override
   public void addDoubles(byte[] b, int offset, int n, double[] sums, int at) {
     DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
     DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);

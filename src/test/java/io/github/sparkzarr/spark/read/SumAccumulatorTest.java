@@ -186,6 +186,54 @@ class SumAccumulatorTest {
     }
   }
 
+  /**
+   * Rows of consecutive slots (a grid row, each cell its own group) added a vector at a time give
+   * the sequential sums exactly: rows with a missing NaN are redone element by element, and a
+   * NaN made by adding infinities of both signs stays.
+   */
+  @Test
+  void rowsOfConsecutiveSlotsGiveTheSequentialSums() {
+    Random random = new Random(17);
+    CfDecoding nanMissing = new CfDecoding(new double[0], true, 1, 0, false, false, null);
+    for (boolean doubles : new boolean[] {false, true}) {
+      for (CfDecoding cf : new CfDecoding[] {nanMissing, null}) {
+        int width = 61;
+        int rows = 300;
+        double[] values = new double[width * rows];
+        for (int i = 0; i < values.length; i++) {
+          values[i] = random.nextGaussian() * Math.pow(10, random.nextInt(12));
+          if (random.nextInt(500) == 0) {
+            values[i] = Double.NaN;
+          }
+        }
+        values[5] = Double.POSITIVE_INFINITY;
+        values[5 + width * 7] = Double.NEGATIVE_INFINITY;
+        double[] expected = new double[width];
+        long[] counts = new long[width];
+        for (int i = 0; i < values.length; i++) {
+          double v = doubles ? values[i] : (float) values[i];
+          if (v == v || cf == null) {
+            expected[i % width] += v;
+            counts[i % width]++;
+          }
+        }
+        SumAccumulator sum = new SumAccumulator(null, true);
+        sum.ensure(width);
+        for (int r = 0; r < rows; r++) {
+          sum.addRow(piece(values, r * width, width, doubles, false, cf), 0, width, 0);
+        }
+        OnHeapColumnVector out = new OnHeapColumnVector(width, DataTypes.DoubleType);
+        sum.write(out, width);
+        String what = (doubles ? "f8" : "f4") + (cf == null ? " NaN kept" : " NaN missing");
+        assertTrue(Double.isNaN(out.getDouble(5)), what);
+        for (int g = 0; g < width; g++) {
+          assertEquals(Double.doubleToLongBits(expected[g]), Double.doubleToLongBits(out.getDouble(g)), what + " group " + g);
+          assertEquals(counts[g], sum.count(g), what + " count of group " + g);
+        }
+      }
+    }
+  }
+
   /** Element by element into lane i % 8, then the lanes in order. */
   private static double[] reference(double[] values, boolean doubles, CfDecoding cf) {
     double[] lanes = new double[8];
