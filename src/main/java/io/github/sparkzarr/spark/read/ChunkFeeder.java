@@ -22,6 +22,11 @@ final class ChunkFeeder implements BlockSink {
   /** Element strides of the decoded data (the chunk's shape, or the box's for a region read). */
   private final long[] strides;
   private final int[] slotOf;
+  /**
+   * Per group a run starts at: n > 0 if its first n slots are consecutive, -j if slot j breaks
+   * the sequence, 0 if not looked at yet.
+   */
+  private int[] consecutiveRuns;
   /** Where the box's first element is in the decoded data (a filter's box may start inside a chunk). */
   private final long origin;
   private final int[] groupDims;
@@ -158,14 +163,29 @@ final class ChunkFeeder implements BlockSink {
     done = 0;
   }
 
-  /** Whether the {@code n} elements of a run from group {@code g} go to consecutive slots. */
+  /**
+   * Whether the {@code n} elements of a run from group {@code g} go to consecutive slots; found
+   * once per group, since the chunk's other rows (other time steps) repeat it.
+   */
   private boolean consecutive(int g, int n) {
+    if (consecutiveRuns == null) {
+      consecutiveRuns = new int[slotOf.length];
+    }
+    int known = consecutiveRuns[g];
+    if (known > 0 && n <= known) {
+      return true;
+    }
+    if (known < 0 && n > -known) {
+      return false;
+    }
     int first = slotOf[g];
     for (int j = 1; j < n; j++) {
       if (slotOf[g + j * lastStride] != first + j) {
+        consecutiveRuns[g] = -j;
         return false;
       }
     }
+    consecutiveRuns[g] = n;
     return true;
   }
 

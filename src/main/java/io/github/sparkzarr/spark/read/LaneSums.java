@@ -64,11 +64,16 @@ interface LaneSums {
   /**
    * Adds element {@code i + j} of {@code chunk} (a float layout, not byte-shuffled, {@code m} a
    * multiple of 8) into {@code sums[at + j]}: a grid row whose elements are each their own group.
+   * Returns whether any of those sums is NaN afterwards.
    */
-  default void addRow(NumericChunk chunk, int i, int m, double[] sums, int at) {
+  default boolean addRow(NumericChunk chunk, int i, int m, double[] sums, int at) {
+    boolean nan = false;
     for (int j = 0; j < m; j++) {
-      sums[at + j] += chunk.floatingAt(i + j);
+      double s = sums[at + j] + chunk.floatingAt(i + j);
+      sums[at + j] = s;
+      nan |= s != s;
     }
+    return nan;
   }
 
   /** Whether any of the eight sums {@code sums[at, at + 8)} is NaN. */

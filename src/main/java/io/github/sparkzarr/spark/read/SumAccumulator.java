@@ -114,8 +114,8 @@ final class SumAccumulator implements Accumulator {
         rowSaved = new double[m];
       }
       System.arraycopy(sums, slot, rowSaved, 0, m);
-      kernels.addRow(chunk, from, m, sums, slot);
-      if (chunk.maskNaN && anyNaN(sums, slot, m)) {
+      boolean nan = kernels.addRow(chunk, from, m, sums, slot);
+      if (nan && chunk.maskNaN) {
         System.arraycopy(rowSaved, 0, sums, slot, m);
         for (int j = 0; j < m; j++) {
           addChecked(chunk, from + j, slot + j, slot + j);
@@ -129,15 +129,6 @@ final class SumAccumulator implements Accumulator {
     for (int j = m; j < n; j++) {
       addChecked(chunk, from + j, slot + j, (slot + j) * width);
     }
-  }
-
-  private static boolean anyNaN(double[] values, int from, int n) {
-    for (int j = from; j < from + n; j++) {
-      if (values[j] != values[j]) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private int lane(NumericChunk chunk, int i) {

@@ -3,6 +3,7 @@ package io.github.sparkzarr.spark.read;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -31,8 +32,9 @@ final class VectorLaneSums implements LaneSums {
   }
 
   @Override
-  public void addRow(NumericChunk c, int i, int m, double[] sums, int at) {
+  public boolean addRow(NumericChunk c, int i, int m, double[] sums, int at) {
     boolean float32 = c.layout == NumericChunk.Layout.FLOAT32;
+    VectorMask<Double> nan = D4.maskAll(false);
     for (int j = 0; j < m; j += LANES) {
       DoubleVector a;
       DoubleVector b;
@@ -44,9 +46,13 @@ final class VectorLaneSums implements LaneSums {
         a = DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * (i + j), LE);
         b = DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * (i + j) + 32, LE);
       }
-      DoubleVector.fromArray(D4, sums, at + j).add(a).intoArray(sums, at + j);
-      DoubleVector.fromArray(D4, sums, at + j + 4).add(b).intoArray(sums, at + j + 4);
+      DoubleVector lo = DoubleVector.fromArray(D4, sums, at + j).add(a);
+      DoubleVector hi = DoubleVector.fromArray(D4, sums, at + j + 4).add(b);
+      lo.intoArray(sums, at + j);
+      hi.intoArray(sums, at + j + 4);
+      nan = nan.or(lo.test(VectorOperators.IS_NAN)).or(hi.test(VectorOperators.IS_NAN));
     }
+    return nan.anyTrue();
   }
 
   @Override
