@@ -22,16 +22,6 @@ interface Accumulator {
     }
   }
 
-  /**
-   * {@link #addEach} when the slots are consecutive: element {@code j} of the run to slot {@code
-   * slot + j} (the groups of a grid row, numbered as met).
-   */
-  default void addRow(NumericChunk chunk, int from, int n, int slot) {
-    for (int j = 0; j < n; j++) {
-      add(chunk, from + j, 1, slot + j);
-    }
-  }
-
   /** Writes the partial result of slots {@code [0, slots)} to rows of the same numbers. */
   void write(WritableColumnVector out, int slots);
 

@@ -58,7 +58,11 @@ final class CountAccumulator implements Accumulator {
     } else if (chunk.layout.isFloat()) {
       floating.addEach(chunk, from, n, slotOf, group, stride);
     } else {
-      Accumulator.super.addEach(chunk, from, n, slotOf, group, stride);
+      for (int j = 0; j < n; j++) {
+        if (!chunk.isMissing(from + j)) {
+          counts[slotOf[group + j * stride]]++;
+        }
+      }
     }
   }
 

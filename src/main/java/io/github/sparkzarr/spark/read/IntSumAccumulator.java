@@ -37,9 +37,34 @@ final class IntSumAccumulator implements Accumulator {
         addEachChecked(chunk, from, n, slot);
       }
     } catch (ArithmeticException e) {
-      throw new ArithmeticException("long overflow in SUM of an integer variable, computed in the Zarr "
-          + "scan (Spark's ANSI rules fail the same way; option pushDownAggregate=false lets Spark sum)");
+      throw overflow();
     }
+  }
+
+  /** Element {@code j} to slot {@code slotOf[group + j * stride]}, each tested for a missing value. */
+  @Override
+  public void addEach(NumericChunk chunk, int from, int n, int[] slotOf, int group, int stride) {
+    if (chunk.floating()) {
+      throw new IllegalStateException("an integer SUM was given " + chunk.layout + " values");
+    }
+    boolean masks = chunk.masksValues();
+    try {
+      for (int j = 0; j < n; j++) {
+        int i = from + j;
+        if (!masks || !chunk.isMissing(i)) {
+          int slot = slotOf[group + j * stride];
+          sums[slot] = Math.addExact(sums[slot], chunk.integralAt(i));
+          counts[slot]++;
+        }
+      }
+    } catch (ArithmeticException e) {
+      throw overflow();
+    }
+  }
+
+  private static ArithmeticException overflow() {
+    return new ArithmeticException("long overflow in SUM of an integer variable, computed in the Zarr "
+        + "scan (Spark's ANSI rules fail the same way; option pushDownAggregate=false lets Spark sum)");
   }
 
   /** Element by element, each tested for a missing value. */

@@ -54,6 +54,10 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   /** Each GROUP BY key's values over the partition, or null where the key is the position itself. */
   private final GroupKeyValues[] keyValues;
   private final GroupSlots slots;
+  /** The last box's group slots, and its origin and lengths: reused while the key cells repeat. */
+  private int[] lastSlotOf;
+  private long[] lastLo;
+  private int[] lastLen;
   private final PartitionKeys partitionKeys;
   /** Scratch for decoding block by block, reused across the partition's chunks and tasks. */
   private final DecodeBuffers buffers = DecodeBuffers.borrow();
@@ -266,13 +270,29 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
    * dimension (year and month of time) are read at the same position.
    */
   private int[] groupSlots(long[] lo, int[] len) {
+    if (lastSlotOf != null && sameKeyBox(lo, len)) {
+      return lastSlotOf; // the chunk before covered the same cells (another time step of them)
+    }
     int groups = 1;
     for (int d : keyDims) {
       groups *= len[d];
     }
     int[] out = slots.coded() ? codedSlots(lo, len, groups) : tupleSlots(lo, len, groups);
     ensureSlots(); // once per box, not per group
+    lastSlotOf = out;
+    lastLo = lo.clone();
+    lastLen = len.clone();
     return out;
+  }
+
+  /** Whether the box spans the same positions as the last one along every key dimension. */
+  private boolean sameKeyBox(long[] lo, int[] len) {
+    for (int d : keyDims) {
+      if (lo[d] != lastLo[d] || len[d] != lastLen[d]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The key at {@code position} of key {@code k}'s dimension: the position, or its value's representative. */

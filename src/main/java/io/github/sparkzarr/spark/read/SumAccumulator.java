@@ -102,8 +102,7 @@ final class SumAccumulator implements Accumulator {
    * NaN to skip, added a vector at a time without tests, then redone element by element if a
    * sum turned NaN (as {@link #add} does with its segments). Same order per group, same bits.
    */
-  @Override
-  public void addRow(NumericChunk chunk, int from, int n, int slot) {
+  void addRow(NumericChunk chunk, int from, int n, int slot) {
     int m = n & -LANES;
     if (width != 1 || transform != null || chunk.unpacks || chunk.masksValues() || chunk.plane != 0
         || (chunk.layout != NumericChunk.Layout.FLOAT32 && chunk.layout != NumericChunk.Layout.FLOAT64)) {

@@ -58,4 +58,29 @@ class IntSumAccumulatorTest {
     ints.write(intOut, 1);
     assertEquals(2L * Integer.MAX_VALUE, intOut.getLong(0), "int32 values add in a long");
   }
+
+  /** Element-wise runs (a grouped last dimension): each value to its own slot, masked ones skipped, overflow fails. */
+  @Test
+  void eachElementToItsSlotSkippingMaskedValues() {
+    IntSumAccumulator sum = new IntSumAccumulator();
+    sum.ensure(3);
+    io.github.sparkzarr.spark.schema.CfDecoding minusOne =
+        new io.github.sparkzarr.spark.schema.CfDecoding(new double[] {-1}, true, 1, 0, false, false, null);
+    ByteBuffer b = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
+    for (int v : new int[] {5, -1, 7, 11, 13, -1}) {
+      b.putInt(v);
+    }
+    NumericChunk chunk = new NumericChunk(b.array(), I4, minusOne);
+    int[] slotOf = {2, 0, 1, 2, 0, 1};
+    sum.addEach(chunk, 0, 6, slotOf, 0, 1);
+    OnHeapColumnVector out = new OnHeapColumnVector(3, DataTypes.LongType);
+    sum.write(out, 3);
+    assertEquals(13, out.getLong(0), "slot 0: -1 masked, 13");
+    assertEquals(7, out.getLong(1), "slot 1: 7, -1 masked");
+    assertEquals(16, out.getLong(2), "slot 2: 5 and 11");
+    IntSumAccumulator big = new IntSumAccumulator();
+    big.ensure(1);
+    long q = 1L << 62;
+    assertThrows(ArithmeticException.class, () -> big.addEach(longs(q, q), 0, 2, new int[] {0, 0}, 0, 1));
+  }
 }
