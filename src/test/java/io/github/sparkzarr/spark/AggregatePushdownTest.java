@@ -160,6 +160,8 @@ class AggregatePushdownTest extends SparkTestBase {
       "SELECT sum(p), count(p), min(p), max(p), avg(p), sum(r), min(r), max(r), avg(r), sum(e), min(e), max(e), count(e) FROM t",
       "SELECT y, sum(p), min(p), max(p), count(p), min(r), max(r), avg(e) FROM t GROUP BY y",
       "SELECT y, x, min(p), max(r), sum(e) FROM t GROUP BY y, x",
+      // Rows of a map over integers and packed integers, masked or not (RowAccumulator).
+      "SELECT y, x, sum(k), avg(u), count(q), avg(p), sum(b), avg(e), count(k), avg(w) FROM t GROUP BY y, x",
   })
   void pushedAggregatesAnswerAsSparkDoes(String sql) {
     Dataset<Row> on = query(sql, true);

@@ -209,8 +209,8 @@ final class ChunkFeeder implements BlockSink {
         int g = group + done * lastStride;
         boolean row = consecutive(g, n);
         for (Accumulator a : accumulators) {
-          if (row && a instanceof SumAccumulator sum) {
-            sum.addRow(data, from - first, n, slotOf[g]); // the one that has a SIMD row loop
+          if (row && a instanceof RowAccumulator r) {
+            r.addRow(data, from - first, n, slotOf[g]);
           } else {
             a.addEach(data, from - first, n, slotOf, g, lastStride);
           }

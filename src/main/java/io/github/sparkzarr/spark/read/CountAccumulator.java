@@ -8,7 +8,7 @@ import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
  * values are counted by a {@link SumAccumulator}, which skips missing values without testing each
  * element; only masked values other than NaN need a test per element.
  */
-final class CountAccumulator implements Accumulator {
+final class CountAccumulator implements RowAccumulator {
   private final boolean skipMissing;
   private long[] counts = new long[0];
   /** Counts the values of a floating-point variable (its sums are not used); null for COUNT(*). */
@@ -30,9 +30,14 @@ final class CountAccumulator implements Accumulator {
     }
   }
 
+  /** Whether every element of {@code chunk} counts: COUNT(*), or nothing can be missing. */
+  private boolean countsAll(NumericChunk chunk) {
+    return !skipMissing || !chunk.masksValues() && !(chunk.layout.isFloat() && chunk.maskNaN);
+  }
+
   @Override
   public void add(NumericChunk chunk, int from, int n, int slot) {
-    if (!skipMissing || !chunk.masksValues() && !(chunk.layout.isFloat() && chunk.maskNaN)) {
+    if (countsAll(chunk)) {
       counts[slot] += n;
     } else if (chunk.layout.isFloat()) {
       floating.add(chunk, from, n, slot);
@@ -51,7 +56,7 @@ final class CountAccumulator implements Accumulator {
 
   @Override
   public void addEach(NumericChunk chunk, int from, int n, int[] slotOf, int group, int stride) {
-    if (!skipMissing || !chunk.masksValues() && !(chunk.layout.isFloat() && chunk.maskNaN)) {
+    if (countsAll(chunk)) {
       for (int j = 0; j < n; j++) {
         counts[slotOf[group + j * stride]]++;
       }
@@ -61,6 +66,33 @@ final class CountAccumulator implements Accumulator {
       for (int j = 0; j < n; j++) {
         if (!chunk.isMissing(from + j)) {
           counts[slotOf[group + j * stride]]++;
+        }
+      }
+    }
+  }
+
+  /** Element {@code j} to slot {@code slot + j}; stored integers tested a block at a time. */
+  @Override
+  public void addRow(NumericChunk chunk, int from, int n, int slot) {
+    if (countsAll(chunk)) {
+      for (int j = 0; j < n; j++) {
+        counts[slot + j]++;
+      }
+    } else if (chunk.layout.isFloat()) {
+      floating.addRow(chunk, from, n, slot);
+    } else if (chunk.storedIntegersReadable()) {
+      long skip = chunk.skippedValue;
+      for (int start = 0; start < n; start += StoredIntegers.BLOCK) {
+        int m = Math.min(StoredIntegers.BLOCK, n - start);
+        long[] v = stored.widened(chunk, from + start, m);
+        for (int k = 0, s = slot + start; k < m; k++) {
+          counts[s + k] += v[k] != skip ? 1 : 0;
+        }
+      }
+    } else {
+      for (int j = 0; j < n; j++) {
+        if (!chunk.isMissing(from + j)) {
+          counts[slot + j]++;
         }
       }
     }

@@ -10,8 +10,15 @@ import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
  * are checked one by one. An overflow is an error, as under Spark's ANSI rules, never a wrapped
  * total (the scan sums int64 variables only when those rules are on).
  */
-final class IntSumAccumulator implements Accumulator {
+final class IntSumAccumulator implements RowAccumulator {
+  /**
+   * Fewer additions than this of values of at most 32 bits cannot take any slot's sum out of a
+   * long ((2^31 - 1) * 2^32 < 2^63), so rows below it are added without a check per element.
+   */
+  private static final long UNCHECKED_LIMIT = Integer.MAX_VALUE;
   private long[] sums = new long[0];
+  /** Values added so far into any slot (one accumulator sums one variable: int64 rows are always checked). */
+  private long added;
   private long[] counts = new long[0];
   private final StoredIntegers stored = new StoredIntegers();
 
@@ -26,9 +33,8 @@ final class IntSumAccumulator implements Accumulator {
 
   @Override
   public void add(NumericChunk chunk, int from, int n, int slot) {
-    if (chunk.floating()) {
-      throw new IllegalStateException("an integer SUM was given " + chunk.layout + " values");
-    }
+    checkIntegral(chunk);
+    added += n;
     try {
       if (chunk.storedIntegersReadable()) {
         sums[slot] = Math.addExact(sums[slot], stored.sum(chunk, from, n));
@@ -44,21 +50,69 @@ final class IntSumAccumulator implements Accumulator {
   /** Element {@code j} to slot {@code slotOf[group + j * stride]}, each tested for a missing value. */
   @Override
   public void addEach(NumericChunk chunk, int from, int n, int[] slotOf, int group, int stride) {
-    if (chunk.floating()) {
-      throw new IllegalStateException("an integer SUM was given " + chunk.layout + " values");
-    }
-    boolean masks = chunk.masksValues();
+    checkIntegral(chunk);
+    added += n;
     try {
       for (int j = 0; j < n; j++) {
-        int i = from + j;
-        if (!masks || !chunk.isMissing(i)) {
-          int slot = slotOf[group + j * stride];
-          sums[slot] = Math.addExact(sums[slot], chunk.integralAt(i));
-          counts[slot]++;
-        }
+        addOne(chunk, from + j, slotOf[group + j * stride]);
       }
     } catch (ArithmeticException e) {
       throw overflow();
+    }
+  }
+
+  /** Element {@code i} to slot {@code slot} unless it is missing, the addition checked. */
+  private void addOne(NumericChunk chunk, int i, int slot) {
+    if (!chunk.masksValues() || !chunk.isMissing(i)) {
+      sums[slot] = Math.addExact(sums[slot], chunk.integralAt(i));
+      counts[slot]++;
+    }
+  }
+
+  /**
+   * Element {@code j} to slot {@code slot + j}, a block of widened stored integers at a time, with
+   * no check per element while no slot can overflow ({@link #UNCHECKED_LIMIT}).
+   */
+  @Override
+  public void addRow(NumericChunk chunk, int from, int n, int slot) {
+    checkIntegral(chunk);
+    boolean unchecked = chunk.storedIntegersReadable() && chunk.layout != NumericChunk.Layout.INT64
+        && added + n < UNCHECKED_LIMIT;
+    added += n;
+    if (!unchecked) {
+      try {
+        for (int j = 0; j < n; j++) {
+          addOne(chunk, from + j, slot + j);
+        }
+      } catch (ArithmeticException e) {
+        throw overflow();
+      }
+      return;
+    }
+    boolean skips = chunk.skipsOneValue;
+    long skip = chunk.skippedValue;
+    for (int start = 0; start < n; start += StoredIntegers.BLOCK) {
+      int m = Math.min(StoredIntegers.BLOCK, n - start);
+      long[] v = stored.widened(chunk, from + start, m);
+      int s = slot + start;
+      if (skips) {
+        for (int k = 0; k < m; k++) {
+          boolean kept = v[k] != skip;
+          sums[s + k] += kept ? v[k] : 0;
+          counts[s + k] += kept ? 1 : 0;
+        }
+      } else {
+        for (int k = 0; k < m; k++) {
+          sums[s + k] += v[k];
+          counts[s + k]++;
+        }
+      }
+    }
+  }
+
+  private static void checkIntegral(NumericChunk chunk) {
+    if (chunk.floating()) {
+      throw new IllegalStateException("an integer SUM was given " + chunk.layout + " values");
     }
   }
 
@@ -70,18 +124,18 @@ final class IntSumAccumulator implements Accumulator {
   /** Element by element, each tested for a missing value. */
   private void addEachChecked(NumericChunk chunk, int from, int n, int slot) {
     long sum = 0;
-    int added = 0;
+    int kept = 0;
     // int64 values can leave a long within a call: each of their additions is checked.
     boolean checkEach = chunk.layout == NumericChunk.Layout.INT64;
     for (int i = from; i < from + n; i++) {
       if (!chunk.isMissing(i)) {
         long v = chunk.integralAt(i);
         sum = checkEach ? Math.addExact(sum, v) : sum + v;
-        added++;
+        kept++;
       }
     }
     sums[slot] = Math.addExact(sums[slot], sum);
-    counts[slot] += added;
+    counts[slot] += kept;
   }
 
   @Override

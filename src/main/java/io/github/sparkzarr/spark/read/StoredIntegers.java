@@ -86,6 +86,15 @@ final class StoredIntegers {
     }
   }
 
+  /**
+   * Elements {@code [start, start + m)} widened to longs ({@code m} at most {@link #BLOCK}), in
+   * {@code [0, m)} of the array returned, which the next call reuses.
+   */
+  long[] widened(NumericChunk c, int start, int m) {
+    load(c, start, m);
+    return values;
+  }
+
   /** Loads elements {@code [start, start + m)}; the ones not missing are then {@code values[0, k)}, k returned. */
   private int loadKept(NumericChunk c, int start, int m) {
     load(c, start, m);

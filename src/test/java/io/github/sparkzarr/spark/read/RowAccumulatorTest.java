@@ -1,0 +1,138 @@
+package io.github.sparkzarr.spark.read;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkzarr.spark.schema.CfDecoding;
+import io.github.sparkzarr.zarr.dtype.DataType;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Random;
+import java.util.function.Supplier;
+import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
+import org.apache.spark.sql.types.DataTypes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Grid rows added by {@link RowAccumulator#addRow} (a time-mean map over integers, packed or not)
+ * give exactly what the element loop {@link Accumulator#addEach} gives with the same slots, for
+ * every integer layout, rows longer than a block and starting anywhere, with nothing masked, one
+ * masked value, two masked values, and packed values.
+ */
+class RowAccumulatorTest {
+  private static final int WIDTH = StoredIntegers.BLOCK + 301;
+  private static final int ROWS = 3;
+  private static final int OFFSET = 3;
+  /** The row's first slot: not 0, so a row loop ignoring it fails. */
+  private static final int FIRST_SLOT = 2;
+
+  @ParameterizedTest
+  @CsvSource({"INT,1", "UINT,1", "INT,2", "UINT,2", "INT,4", "UINT,4", "INT,8"})
+  void rowsGiveWhatTheElementLoopGives(String kind, int size) {
+    DataType t = DataType.numeric(DataType.Kind.valueOf(kind), size, ByteOrder.LITTLE_ENDIAN);
+    long skip = kind.equals("UINT") ? 7 : -3;
+    byte[] bytes = randomElements(t, skip);
+    CfDecoding oneMasked = new CfDecoding(new double[] {skip, 0.5}, false, 1, 0, false, false, null);
+    CfDecoding twoMasked = new CfDecoding(new double[] {skip, 11}, false, 1, 0, false, false, null);
+    CfDecoding packedMasked = new CfDecoding(new double[] {skip}, false, 0.01, 273.15, true, true, null);
+    CfDecoding packedReversed = new CfDecoding(new double[0], false, -0.25, 3, true, false, null);
+    for (CfDecoding cf : new CfDecoding[] {null, oneMasked, twoMasked, packedMasked, packedReversed}) {
+      NumericChunk c = new NumericChunk(bytes, OFFSET, 0, 0, t, cf);
+      String what = t + " " + (cf == null ? "unmasked" : cf.scaled() ? "packed" : cf.masked().length + " masked");
+      if (c.unpacks) {
+        compare(() -> new SumAccumulator(null, true), c, DataTypes.DoubleType, what + " SUM");
+      } else {
+        compare(IntSumAccumulator::new, c, DataTypes.LongType, what + " SUM");
+      }
+      compare(() -> new CountAccumulator(true), c, DataTypes.LongType, what + " COUNT(v)");
+      compare(() -> new CountAccumulator(false), c, DataTypes.LongType, what + " COUNT(*)");
+    }
+  }
+
+  /** Float rows counted: NaN missing or not. */
+  @Test
+  void floatRowsCountTheirValues() {
+    DataType f4 = DataType.numeric(DataType.Kind.FLOAT, 4, ByteOrder.LITTLE_ENDIAN);
+    Random random = new Random(5);
+    ByteBuffer b = ByteBuffer.allocate(OFFSET + ROWS * WIDTH * 4).order(ByteOrder.LITTLE_ENDIAN);
+    b.position(OFFSET);
+    for (int i = 0; i < ROWS * WIDTH; i++) {
+      b.putFloat(random.nextInt(7) == 0 ? Float.NaN : random.nextFloat());
+    }
+    CfDecoding nanMissing = new CfDecoding(new double[0], true, 1, 0, false, false, null);
+    CfDecoding valueMissing = new CfDecoding(new double[] {0.5}, true, 1, 0, false, false, null);
+    for (CfDecoding cf : new CfDecoding[] {null, nanMissing, valueMissing}) {
+      NumericChunk c = new NumericChunk(b.array(), OFFSET, 0, 0, f4, cf);
+      compare(() -> new CountAccumulator(true), c, DataTypes.LongType, "float32 COUNT(v)");
+      compare(() -> new SumAccumulator(null, true), c, DataTypes.DoubleType, "float32 SUM");
+    }
+  }
+
+  @Test
+  void int64RowsAreCheckedForOverflow() {
+    DataType i8 = DataType.numeric(DataType.Kind.INT, 8, ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer b = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(1L << 62).putLong(7);
+    NumericChunk c = new NumericChunk(b.array(), i8, null);
+    IntSumAccumulator sum = new IntSumAccumulator();
+    sum.ensure(2);
+    sum.addRow(c, 0, 2, 0); // slot 0 holds 2^62; once more would wrap to Long.MIN_VALUE
+    ArithmeticException e = assertThrows(ArithmeticException.class, () -> sum.addRow(c, 0, 2, 0));
+    assertTrue(e.getMessage().contains("long overflow in SUM"), e.getMessage());
+  }
+
+  /** Rows into slots from FIRST_SLOT by addRow and by addEach; the written results are the same bits. */
+  private static void compare(Supplier<Accumulator> make, NumericChunk c, org.apache.spark.sql.types.DataType type,
+      String what) {
+    RowAccumulator byRow = (RowAccumulator) make.get();
+    Accumulator byElement = make.get();
+    int slots = FIRST_SLOT + WIDTH;
+    byRow.ensure(slots);
+    byElement.ensure(slots);
+    int[] slotOf = new int[WIDTH];
+    for (int j = 0; j < WIDTH; j++) {
+      slotOf[j] = FIRST_SLOT + j;
+    }
+    for (int r = 0; r < ROWS; r++) {
+      byRow.addRow(c, r * WIDTH, WIDTH, FIRST_SLOT);
+      byElement.addEach(c, r * WIDTH, WIDTH, slotOf, 0, 1);
+    }
+    // A row starting inside a block of the chunk, across a block boundary of the row loop.
+    byRow.addRow(c, 17, WIDTH - 40, FIRST_SLOT + 5);
+    byElement.addEach(c, 17, WIDTH - 40, slotOf, 5, 1);
+    OnHeapColumnVector expected = new OnHeapColumnVector(slots, type);
+    OnHeapColumnVector got = new OnHeapColumnVector(slots, type);
+    byElement.write(expected, slots);
+    byRow.write(got, slots);
+    for (int s = 0; s < slots; s++) {
+      assertEquals(expected.isNullAt(s), got.isNullAt(s), what + " slot " + s);
+      if (!expected.isNullAt(s)) {
+        long want = type == DataTypes.DoubleType ? Double.doubleToLongBits(expected.getDouble(s)) : expected.getLong(s);
+        long have = type == DataTypes.DoubleType ? Double.doubleToLongBits(got.getDouble(s)) : got.getLong(s);
+        assertEquals(want, have, what + " slot " + s);
+      }
+    }
+    for (int s = 0; s < FIRST_SLOT; s++) {
+      assertTrue(got.isNullAt(s) || type == DataTypes.LongType && got.getLong(s) == 0, what + ": slots before the row stay empty");
+    }
+  }
+
+  /** ROWS * WIDTH random elements after OFFSET bytes, one in five the value {@code skip}. */
+  private static byte[] randomElements(DataType t, long skip) {
+    Random random = new Random(t.size() * 31L + t.kind().ordinal());
+    ByteBuffer b = ByteBuffer.allocate(OFFSET + ROWS * WIDTH * t.size()).order(ByteOrder.LITTLE_ENDIAN);
+    b.position(OFFSET);
+    for (int i = 0; i < ROWS * WIDTH; i++) {
+      long v = random.nextInt(5) == 0 ? skip : random.nextLong();
+      switch (t.size()) {
+        case 1 -> b.put((byte) v);
+        case 2 -> b.putShort((short) v);
+        case 4 -> b.putInt((int) v);
+        default -> b.putLong(v >> 20);
+      }
+    }
+    return b.array();
+  }
+}
