@@ -2,6 +2,7 @@ package io.github.sparkzarr.zarr.store;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
@@ -62,14 +63,9 @@ final class LocalFiles {
   /** As {@link HadoopStore#read}: false when there is no such file. */
   boolean read(Path p, int maxBytes, ReadBuffer into) throws IOException {
     java.nio.file.Path f = file(p);
-    try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
-      long size = ch.size();
-      if (size <= maxBytes && MappedReads.suits(size)) {
-        MappedReads.copy(ch, 0, (int) size, into.reserve((int) size, 0));
-      } else {
-        // The stream of a file channel tells the bytes left (available()): the buffer is sized once.
-        HadoopStore.readToEnd(Channels.newInputStream(ch), maxBytes, into);
-      }
+    try (InputStream in = Files.newInputStream(f)) {
+      // The stream of a file channel tells the bytes left (available()): the buffer is sized once.
+      HadoopStore.readToEnd(in, maxBytes, into);
     } catch (NoSuchFileException e) {
       return false;
     } catch (IOException e) {
@@ -85,11 +81,6 @@ final class LocalFiles {
     byte[] out = new byte[length];
     java.nio.file.Path f = file(p);
     try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
-      if (MappedReads.suits(length) && offset + length <= ch.size()) {
-        MappedReads.copy(ch, offset, length, out);
-        counted(length);
-        return Optional.of(out);
-      }
       ByteBuffer b = ByteBuffer.wrap(out);
       while (b.hasRemaining()) {
         if (ch.read(b, offset + b.position()) < 0) {

@@ -193,50 +193,6 @@ class HadoopStoreReadTest {
     assertThrows(java.io.EOFException.class, () -> store.getRange("s", 995, 10));
   }
 
-  /**
-   * Files and ranges of at least {@link MappedReads#MIN_SIZE} bytes are copied through a mapping:
-   * exact bytes from any offset, a range past the end still refused, and no mapping left behind
-   * (left to the garbage collector, a scan of many chunks would run out of mappings).
-   */
-  @Test
-  void largeFilesAndRangesReadThroughMappingsLeaveNoneBehind(@TempDir Path dir) throws IOException {
-    byte[] data = bytes(3 * (int) MappedReads.MIN_SIZE + 5);
-    Path file = dir.resolve("mapped-chunk");
-    Files.write(file, data);
-    HadoopStore store = noRetries(dir);
-    ReadBuffer buffer = new ReadBuffer();
-    for (int i = 0; i < 50; i++) {
-      assertTrue(store.read("mapped-chunk", data.length, buffer));
-    }
-    assertArrayEquals(data, buffer.toArray());
-    int offset = 4097;
-    int length = (int) MappedReads.MIN_SIZE + 11;
-    for (int i = 0; i < 50; i++) {
-      assertArrayEquals(java.util.Arrays.copyOfRange(data, offset, offset + length),
-          store.getRange("mapped-chunk", offset, length).orElseThrow());
-    }
-    assertThrows(java.io.EOFException.class, () -> store.getRange("mapped-chunk", data.length - length + 1, length));
-    Path maps = Path.of("/proc/self/maps");
-    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(maps), "no /proc/self/maps here");
-    String self = Files.readString(maps);
-    assertFalse(self.contains(file.toString()), "mappings of the file left behind");
-  }
-
-  /** A file cut short after its size was taken fails as an I/O error, never reads as zeros. */
-  @Test
-  void aFileCutShortWhileMappedFails(@TempDir Path dir) throws IOException {
-    Path file = dir.resolve("cut");
-    Files.write(file, bytes(4 * (int) MappedReads.MIN_SIZE));
-    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
-      try (java.nio.channels.FileChannel writer = java.nio.channels.FileChannel.open(file,
-          java.nio.file.StandardOpenOption.WRITE)) {
-        writer.truncate(MappedReads.MIN_SIZE);
-      }
-      byte[] into = new byte[4 * (int) MappedReads.MIN_SIZE];
-      assertThrows(IOException.class, () -> MappedReads.copy(ch, 0, into.length, into));
-    }
-  }
-
   /** Writes create the key's directories and replace a longer value whole. */
   @Test
   void localWritesCreateDirectoriesAndReplaceValues(@TempDir Path dir) throws IOException {
