@@ -139,6 +139,40 @@ class GroupByFunctionPushdownTest extends SparkTestBase {
   }
 
   /**
+   * A tile larger than a split (here every chunk: the grouped dimension x is one chunk, like a
+   * map over one time step per chunk) is still read whole when each group cell has at most 1,024
+   * elements and the tile is at most twice maxPartitionBytes: then the scan is complete, where two
+   * partitions would each return a partial row per cell for Spark to merge. With more elements per
+   * cell the tile is split as before. v(t, x) float32 in chunks 50 x 4 (800 bytes), the tile
+   * 20 or 22 chunks (16,000 or 17,600 bytes) against maxPartitionBytes 10,000.
+   */
+  @ParameterizedTest
+  @CsvSource({"1000, true", "1100, false"})
+  void tilesLargerThanASplitAreReadWholeWhenTheirCellsHaveFewElements(int steps, boolean whole) throws Exception {
+    Path dir = Files.createTempDirectory("zarr-tiles").resolve("p.zarr");
+    HadoopStore s = new HadoopStore(dir.toString(), new Configuration());
+    ZarrHierarchy.writeGroupV2(s, "", null);
+    ZarrArray v = array(s, "v", "<f4", new long[] {steps, 4}, new int[] {50, 4}, List.of("t", "x"), Json.object());
+    ZarrPushdownTest.writeAll(v, (i, j) -> i % 7 == 3 && j == 2 ? Double.NaN : i * 0.25 - j);
+    dir.toFile().deleteOnExit();
+    String sql = "SELECT x, avg(v), max(v), count(*) FROM p GROUP BY x"; // x: positions, no coordinate
+    Dataset<Row>[] results = new Dataset[2];
+    for (boolean pushDown : new boolean[] {true, false}) {
+      spark().read().format("zarr").option("pushDownAggregate", pushDown).option("maxPartitionBytes", "10000")
+          .load(dir.toString()).createOrReplaceTempView("p");
+      results[pushDown ? 0 : 1] = spark().sql(sql);
+    }
+    String plan = results[0].queryExecution().executedPlan().toString();
+    assertTrue(pushed(results[0]), plan);
+    assertEquals(whole, plan.contains(" complete"), plan);
+    if (whole) {
+      assertEquals(1, results[0].rdd().getNumPartitions(), plan);
+    } // else: not complete, which one partition would be: the tile was split
+
+    assertRowsEqual(sorted(results[1]), sorted(results[0]), sql + " over " + steps + " steps");
+  }
+
+  /**
    * Pushed, complete when one partition is planned (unless weighted sums forbid it), and with the
    * schema and rows of the same query without pushdown; in one partition and in one per chunk.
    */

@@ -47,6 +47,19 @@ public record ScanPlan(DatasetView view, List<OutputColumn> columns, IntervalSet
     return n;
   }
 
+  /**
+   * The selected elements of one group cell (one position along each grouped dimension): the
+   * product of the selection's sizes along the other dimensions. A partition returns a partial
+   * row per cell it touches, so this is how many elements each of those rows sums up.
+   */
+  public long elementsPerCell() {
+    long n = 1;
+    for (int k = tileDims; k < order.length; k++) {
+      n = Math.multiplyExact(n, selection[order[k]].size());
+    }
+    return n;
+  }
+
   /** Number of chunks in the plan. */
   public long chunkCount() {
     long n = 1;

@@ -112,14 +112,18 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
    */
   private long splitBytes(long chunks) {
     SparkSession session = SparkSession.active();
-    long max = options.maxPartitionBytes() != null ? options.maxPartitionBytes()
-        : bytesSetting(session, "spark.sql.files.maxPartitionBytes", "128m");
+    long max = maxPartitionBytes(session);
     long floor = bytesSetting(session, "spark.sql.files.openCostInBytes", "4m");
     if (aggregate != null) {
       floor = Math.max(floor, SMALL_AGGREGATE_BYTES);
     }
     long total = chunks > Long.MAX_VALUE / chunkBytes() ? Long.MAX_VALUE : chunks * chunkBytes();
     return Math.min(max, Math.max(floor, total / minPartitions(session)));
+  }
+
+  private long maxPartitionBytes(SparkSession session) {
+    return options.maxPartitionBytes() != null ? options.maxPartitionBytes()
+        : bytesSetting(session, "spark.sql.files.maxPartitionBytes", "128m");
   }
 
   /** Pushed aggregates over at most this many decoded bytes stay in one partition. */
@@ -162,7 +166,7 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
    * one partition), and whole tiles always for a complete aggregate.
    */
   private long chunksPerPartition(long chunks) {
-    long n = Math.max(1, splitBytes(chunks) / chunkBytes());
+    long n = splitChunks(chunks);
     long tile = Math.max(1, plan.chunksPerTile());
     if (aggregate != null && (complete || tile <= n)) {
       n = Math.max(1, n / tile) * tile;
@@ -172,8 +176,32 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
 
   /** Whether every group's elements fall in one partition: an aggregate over whole tiles. */
   boolean keepsGroupsApart() {
-    return aggregate != null
-        && plan.chunksPerTile() <= Math.max(1, splitBytes(plan.chunkCount()) / chunkBytes());
+    return aggregate != null && plan.chunksPerTile() <= splitChunks(plan.chunkCount());
+  }
+
+  /**
+   * Partial rows per element above which a tile larger than the split size is still read whole:
+   * Spark's merge of a partial row (shuffled, hashed) costs about as much CPU as the connector's
+   * decoding and adding of a thousand elements (a time-mean map over one time step per chunk:
+   * 0.47 s split in two partitions, see docs/benchmarks.md, session 13).
+   */
+  static final long FEW_ELEMENTS_PER_CELL = 1024;
+
+  /**
+   * Chunks a partition may hold: what the split size holds; for a grouped aggregate whose tile does
+   * not fit, the whole tile when each of its group cells has few elements (splitting it would make
+   * Spark merge a partial row per cell and partition) and the tile is at most twice {@code
+   * maxPartitionBytes}.
+   */
+  private long splitChunks(long chunks) {
+    long n = Math.max(1, splitBytes(chunks) / chunkBytes());
+    long tile = plan.chunksPerTile();
+    if (aggregate != null && plan.tileDims() > 0 && tile > n
+        && plan.elementsPerCell() <= FEW_ELEMENTS_PER_CELL
+        && tile <= 2 * maxPartitionBytes(SparkSession.active()) / chunkBytes()) {
+      return tile;
+    }
+    return n;
   }
 
   /** The leading chunks that hold at least LIMIT selected rows. */
