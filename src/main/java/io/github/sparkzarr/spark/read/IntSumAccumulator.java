@@ -91,10 +91,8 @@ final class IntSumAccumulator implements RowAccumulator {
     }
     boolean skips = chunk.skipsOneValue;
     long skip = chunk.skippedValue;
-    for (int start = 0; start < n; start += StoredIntegers.BLOCK) {
-      int m = Math.min(StoredIntegers.BLOCK, n - start);
-      long[] v = stored.widened(chunk, from + start, m);
-      int s = slot + start;
+    stored.forEachBlock(chunk, from, n, (v, m, at) -> {
+      int s = slot + at;
       if (skips) {
         for (int k = 0; k < m; k++) {
           boolean kept = v[k] != skip;
@@ -107,7 +105,7 @@ final class IntSumAccumulator implements RowAccumulator {
           counts[s + k]++;
         }
       }
-    }
+    });
   }
 
   private static void checkIntegral(NumericChunk chunk) {

@@ -33,13 +33,8 @@ class RowAccumulatorTest {
   @CsvSource({"INT,1", "UINT,1", "INT,2", "UINT,2", "INT,4", "UINT,4", "INT,8"})
   void rowsGiveWhatTheElementLoopGives(String kind, int size) {
     DataType t = DataType.numeric(DataType.Kind.valueOf(kind), size, ByteOrder.LITTLE_ENDIAN);
-    long skip = kind.equals("UINT") ? 7 : -3;
-    byte[] bytes = randomElements(t, skip);
-    CfDecoding oneMasked = new CfDecoding(new double[] {skip, 0.5}, false, 1, 0, false, false, null);
-    CfDecoding twoMasked = new CfDecoding(new double[] {skip, 11}, false, 1, 0, false, false, null);
-    CfDecoding packedMasked = new CfDecoding(new double[] {skip}, false, 0.01, 273.15, true, true, null);
-    CfDecoding packedReversed = new CfDecoding(new double[0], false, -0.25, 3, true, false, null);
-    for (CfDecoding cf : new CfDecoding[] {null, oneMasked, twoMasked, packedMasked, packedReversed}) {
+    byte[] bytes = StoredIntegersTest.randomElements(t, StoredIntegersTest.skippedValue(t), OFFSET, ROWS * WIDTH);
+    for (CfDecoding cf : StoredIntegersTest.decodings(StoredIntegersTest.skippedValue(t))) {
       NumericChunk c = new NumericChunk(bytes, OFFSET, 0, 0, t, cf);
       String what = t + " " + (cf == null ? "unmasked" : cf.scaled() ? "packed" : cf.masked().length + " masked");
       if (c.unpacks) {
@@ -117,22 +112,5 @@ class RowAccumulatorTest {
     for (int s = 0; s < FIRST_SLOT; s++) {
       assertTrue(got.isNullAt(s) || type == DataTypes.LongType && got.getLong(s) == 0, what + ": slots before the row stay empty");
     }
-  }
-
-  /** ROWS * WIDTH random elements after OFFSET bytes, one in five the value {@code skip}. */
-  private static byte[] randomElements(DataType t, long skip) {
-    Random random = new Random(t.size() * 31L + t.kind().ordinal());
-    ByteBuffer b = ByteBuffer.allocate(OFFSET + ROWS * WIDTH * t.size()).order(ByteOrder.LITTLE_ENDIAN);
-    b.position(OFFSET);
-    for (int i = 0; i < ROWS * WIDTH; i++) {
-      long v = random.nextInt(5) == 0 ? skip : random.nextLong();
-      switch (t.size()) {
-        case 1 -> b.put((byte) v);
-        case 2 -> b.putShort((short) v);
-        case 4 -> b.putInt((int) v);
-        default -> b.putLong(v >> 20);
-      }
-    }
-    return b.array();
   }
 }

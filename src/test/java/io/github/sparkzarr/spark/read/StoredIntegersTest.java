@@ -27,14 +27,11 @@ class StoredIntegersTest {
   @CsvSource({"INT,1", "UINT,1", "INT,2", "UINT,2", "INT,4", "UINT,4", "INT,8"})
   void blockLoopsMatchTheElementLoop(String kind, int size) {
     DataType t = DataType.numeric(DataType.Kind.valueOf(kind), size, ByteOrder.LITTLE_ENDIAN);
-    long skip = kind.equals("UINT") ? 7 : -3;
-    byte[] bytes = randomElements(t, skip);
-    CfDecoding none = null;
-    CfDecoding oneMasked = new CfDecoding(new double[] {skip, 0.5}, false, 1, 0, false, false, null);
-    CfDecoding twoMasked = new CfDecoding(new double[] {skip, 11}, false, 1, 0, false, false, null);
-    CfDecoding packedSingle = new CfDecoding(new double[] {skip}, false, 0.01, 273.15, true, true, null);
-    CfDecoding packedReversed = new CfDecoding(new double[0], false, -0.25, 3, true, false, null);
-    for (CfDecoding cf : new CfDecoding[] {none, oneMasked, twoMasked, packedSingle, packedReversed}) {
+    long skip = skippedValue(t);
+    byte[] bytes = randomElements(t, skip, OFFSET, N);
+    CfDecoding[] decodings = decodings(skip);
+    CfDecoding twoMasked = decodings[2];
+    for (CfDecoding cf : decodings) {
       NumericChunk c = new NumericChunk(bytes, OFFSET, 0, 9, t, cf);
       boolean readable = c.storedIntegersReadable();
       // One masked integer is skipped by the block loops (0.5 never matches an integer); int64
@@ -87,12 +84,31 @@ class StoredIntegersTest {
     }
   }
 
-  /** N random elements after OFFSET bytes, one in five the value {@code skip}. */
-  private static byte[] randomElements(DataType t, long skip) {
+  /** The value masked in {@link #decodings}: one the layout holds. */
+  static long skippedValue(DataType t) {
+    return t.kind() == DataType.Kind.UINT ? 7 : -3;
+  }
+
+  /**
+   * Nothing masked; {@code skip} and a fraction masked (one integer to skip); {@code skip} and 11
+   * masked (two values: the element loop); packed with {@code skip} masked; packed with a negative
+   * scale.
+   */
+  static CfDecoding[] decodings(long skip) {
+    return new CfDecoding[] {
+        null,
+        new CfDecoding(new double[] {skip, 0.5}, false, 1, 0, false, false, null),
+        new CfDecoding(new double[] {skip, 11}, false, 1, 0, false, false, null),
+        new CfDecoding(new double[] {skip}, false, 0.01, 273.15, true, true, null),
+        new CfDecoding(new double[0], false, -0.25, 3, true, false, null)};
+  }
+
+  /** {@code n} random elements after {@code offset} bytes, one in five the value {@code skip}. */
+  static byte[] randomElements(DataType t, long skip, int offset, int n) {
     Random random = new Random(t.size() * 31L + t.kind().ordinal());
-    ByteBuffer b = ByteBuffer.allocate(OFFSET + N * t.size()).order(ByteOrder.LITTLE_ENDIAN);
-    b.position(OFFSET);
-    for (int i = 0; i < N; i++) {
+    ByteBuffer b = ByteBuffer.allocate(offset + n * t.size()).order(ByteOrder.LITTLE_ENDIAN);
+    b.position(offset);
+    for (int i = 0; i < n; i++) {
       long v = random.nextInt(5) == 0 ? skip : random.nextLong();
       switch (t.size()) {
         case 1 -> b.put((byte) v);
