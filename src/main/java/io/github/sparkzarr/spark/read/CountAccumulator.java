@@ -82,11 +82,13 @@ final class CountAccumulator implements RowAccumulator {
       floating.addRow(chunk, from, n, slot);
     } else if (chunk.storedIntegersReadable()) {
       long skip = chunk.skippedValue;
-      stored.forEachBlock(chunk, from, n, (v, m, at) -> {
-        for (int k = 0, s = slot + at; k < m; k++) {
+      for (int start = 0; start < n; start += StoredIntegers.BLOCK) {
+        int m = Math.min(StoredIntegers.BLOCK, n - start);
+        long[] v = stored.widened(chunk, from + start, m);
+        for (int k = 0, s = slot + start; k < m; k++) {
           counts[s + k] += v[k] != skip ? 1 : 0;
         }
-      });
+      }
     } else {
       for (int j = 0; j < n; j++) {
         if (!chunk.isMissing(from + j)) {

@@ -91,8 +91,10 @@ final class IntSumAccumulator implements RowAccumulator {
     }
     boolean skips = chunk.skipsOneValue;
     long skip = chunk.skippedValue;
-    stored.forEachBlock(chunk, from, n, (v, m, at) -> {
-      int s = slot + at;
+    for (int start = 0; start < n; start += StoredIntegers.BLOCK) {
+      int m = Math.min(StoredIntegers.BLOCK, n - start);
+      long[] v = stored.widened(chunk, from + start, m);
+      int s = slot + start;
       if (skips) {
         for (int k = 0; k < m; k++) {
           boolean kept = v[k] != skip;
@@ -105,7 +107,7 @@ final class IntSumAccumulator implements RowAccumulator {
           counts[s + k]++;
         }
       }
-    });
+    }
   }
 
   private static void checkIntegral(NumericChunk chunk) {

@@ -86,19 +86,13 @@ final class StoredIntegers {
     }
   }
 
-  /** Receives a run's elements a block at a time, widened to longs. */
-  interface Block {
-    /** Elements {@code [at, at + m)} of the run are {@code values[0, m)} (reused by the next block). */
-    void accept(long[] values, int m, int at);
-  }
-
-  /** Hands elements {@code [from, from + n)} to {@code block}, at most {@link #BLOCK} at a time. */
-  void forEachBlock(NumericChunk c, int from, int n, Block block) {
-    for (int at = 0; at < n; at += BLOCK) {
-      int m = Math.min(BLOCK, n - at);
-      load(c, from + at, m);
-      block.accept(values, m, at);
-    }
+  /**
+   * Elements {@code [start, start + m)} widened to longs ({@code m} at most {@link #BLOCK}), in
+   * {@code [0, m)} of the array returned, which the next call reuses.
+   */
+  long[] widened(NumericChunk c, int start, int m) {
+    load(c, start, m);
+    return values;
   }
 
   /** Loads elements {@code [start, start + m)}; the ones not missing are then {@code values[0, k)}, k returned. */

@@ -140,14 +140,17 @@ final class SumAccumulator implements RowAccumulator {
   private void addUnpackedRow(NumericChunk chunk, int from, int n, int slot) {
     boolean skips = chunk.skipsOneValue;
     long skip = chunk.skippedValue;
-    stored.forEachBlock(chunk, from, n, (v, m, at) -> {
-      for (int k = 0, s = slot + at; k < m; k++) {
+    for (int start = 0; start < n; start += StoredIntegers.BLOCK) {
+      int m = Math.min(StoredIntegers.BLOCK, n - start);
+      long[] v = stored.widened(chunk, from + start, m);
+      int s = slot + start;
+      for (int k = 0; k < m; k++) {
         if (!skips || v[k] != skip) {
           sums[s + k] += chunk.unpack(v[k]);
           counts[s + k]++;
         }
       }
-    });
+    }
   }
 
   private int lane(NumericChunk chunk, int i) {
