@@ -180,10 +180,10 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
   }
 
   /**
-   * Partial rows per element above which a tile larger than the split size is still read whole:
+   * Elements per group cell up to which a tile larger than the split size is still read whole:
    * Spark's merge of a partial row (shuffled, hashed) costs about as much CPU as the connector's
-   * decoding and adding of a thousand elements (a time-mean map over one time step per chunk:
-   * 0.47 s split in two partitions, see docs/benchmarks.md, session 13).
+   * decoding and adding of a thousand elements (a time-mean map over 256 time steps, one per
+   * chunk: 0.88-0.99 s in two partitions, 0.54-0.59 s in one; docs/benchmarks.md, session 13).
    */
   static final long FEW_ELEMENTS_PER_CELL = 1024;
 
