@@ -10,9 +10,10 @@ import org.apache.spark.sql.types.DataTypes;
  * than every number, so MAX is NaN as soon as one value is, and MIN is NaN only when all are.
  * Runs are reduced in SIMD lanes ({@link LaneExtremes}) when only NaN can be missing;
  * then of 0.0 and -0.0, MAX gives 0.0 and MIN -0.0 whichever comes first (as Java's Math.max and
- * min), where the element loop keeps the first.
+ * min), where the element loop keeps the first. Rows of a map (one slot per element) are
+ * compared in SIMD lanes too, slot by slot, keeping the first of equal values as the element loop.
  */
-final class ExtremeAccumulator implements Accumulator {
+final class ExtremeAccumulator implements RowAccumulator {
   private final boolean max;
   private final DataType resultType;
   private double[] floating = new double[0];
@@ -48,7 +49,9 @@ final class ExtremeAccumulator implements Accumulator {
   public void ensure(int slots) {
     if (slots > seen.length) {
       int capacity = Accumulator.grow(seen.length, slots);
+      int old = floating.length;
       floating = Arrays.copyOf(floating, capacity);
+      Arrays.fill(floating, old, capacity, Double.NaN); // empty, for the row kernel
       integral = Arrays.copyOf(integral, capacity);
       seen = Arrays.copyOf(seen, capacity);
     }
@@ -116,17 +119,40 @@ final class ExtremeAccumulator implements Accumulator {
   /** Each element against its own slot's extreme, as {@link #add} compares single elements. */
   @Override
   public void addEach(NumericChunk chunk, int from, int n, int[] slotOf, int group, int stride) {
-    boolean floats = chunk.floating();
     for (int j = 0; j < n; j++) {
-      int i = from + j;
-      if (chunk.isMissing(i)) {
-        continue;
+      addElement(chunk, from + j, slotOf[group + j * stride]);
+    }
+  }
+
+  /**
+   * A row into consecutive slots: in SIMD lanes when the row is floating point whose only missing
+   * value is NaN (so an empty slot, which holds NaN, is told from a filled one by its value),
+   * else element by element as {@link #addEach}. Same results either way.
+   */
+  @Override
+  public void addRow(NumericChunk chunk, int from, int n, int slot) {
+    int m = 0;
+    if (kernels != null && chunk.layout.isFloat() && chunk.maskNaN && !chunk.masksValues()
+        && !chunk.unpacks && chunk.plane == 0) {
+      m = n & -LaneExtremes.LANES;
+      kernels.row(chunk, from, m, max, floating, slot);
+      for (int s = slot; s < slot + m; s++) {
+        seen[s] |= floating[s] == floating[s];
       }
-      if (floats) {
-        addFloating(chunk.floatingAt(i), slotOf[group + j * stride]);
-      } else {
-        addIntegral(chunk.integralAt(i), slotOf[group + j * stride]);
-      }
+    }
+    for (int j = m; j < n; j++) {
+      addElement(chunk, from + j, slot + j);
+    }
+  }
+
+  private void addElement(NumericChunk chunk, int i, int slot) {
+    if (chunk.isMissing(i)) {
+      return;
+    }
+    if (chunk.floating()) {
+      addFloating(chunk.floatingAt(i), slot);
+    } else {
+      addIntegral(chunk.integralAt(i), slot);
     }
   }
 

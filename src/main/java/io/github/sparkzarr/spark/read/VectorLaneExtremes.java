@@ -31,6 +31,31 @@ final class VectorLaneExtremes implements LaneExtremes {
     return c.layout == NumericChunk.Layout.INT32 ? ints(c, i, n, max) : longs(c, i, n, max);
   }
 
+  @Override
+  public void row(NumericChunk c, int i, int n, boolean max, double[] extremes, int at) {
+    boolean float32 = c.layout == NumericChunk.Layout.FLOAT32;
+    for (int j = 0; j < n; j += LANES) {
+      if (float32) {
+        FloatVector v = FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * (i + j), LE);
+        rowPart((DoubleVector) v.convertShape(VectorOperators.F2D, D4, 0), max, extremes, at + j);
+        rowPart((DoubleVector) v.convertShape(VectorOperators.F2D, D4, 1), max, extremes, at + j + 4);
+      } else {
+        int b = c.offset + 8 * (i + j);
+        rowPart(DoubleVector.fromByteArray(D4, c.bytes, b, LE), max, extremes, at + j);
+        rowPart(DoubleVector.fromByteArray(D4, c.bytes, b + 32, LE), max, extremes, at + j + 4);
+      }
+    }
+  }
+
+  private static void rowPart(DoubleVector v, boolean max, double[] extremes, int at) {
+    DoubleVector best = DoubleVector.fromArray(D4, extremes, at);
+    // Each operator a constant: C2 compiles a comparison into SIMD only with a known operator.
+    VectorMask<Double> better = max ? v.compare(VectorOperators.GT, best) : v.compare(VectorOperators.LT, best);
+    // A NaN compares false, so it is never taken; an empty slot (NaN) takes any number.
+    VectorMask<Double> take = better.or(best.test(VectorOperators.IS_NAN).andNot(v.test(VectorOperators.IS_NAN)));
+    best.blend(v, take).intoArray(extremes, at);
+  }
+
   private static long ints(NumericChunk c, int i, int n, boolean max) {
     IntVector acc = IntVector.broadcast(I8, max ? Integer.MIN_VALUE : Integer.MAX_VALUE);
     for (int j = i; j < i + n; j += LANES) {

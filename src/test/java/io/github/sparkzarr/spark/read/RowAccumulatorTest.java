@@ -47,22 +47,37 @@ class RowAccumulatorTest {
     }
   }
 
-  /** Float rows counted: NaN missing or not. */
-  @Test
-  void floatRowsCountTheirValues() {
-    DataType f4 = DataType.numeric(DataType.Kind.FLOAT, 4, ByteOrder.LITTLE_ENDIAN);
+  /**
+   * Float rows counted, summed and reduced to MIN and MAX, NaN missing or not: with ties of 0.0 and
+   * -0.0 (the first is kept) and a column that is NaN in every row (its slot stays null).
+   */
+  @ParameterizedTest
+  @CsvSource({"4", "8"})
+  void floatRowsGiveWhatTheElementLoopGives(int size) {
+    DataType t = DataType.numeric(DataType.Kind.FLOAT, size, ByteOrder.LITTLE_ENDIAN);
     Random random = new Random(5);
-    ByteBuffer b = ByteBuffer.allocate(OFFSET + ROWS * WIDTH * 4).order(ByteOrder.LITTLE_ENDIAN);
+    double[] ties = {0.0, -0.0, 1.5, -2};
+    ByteBuffer b = ByteBuffer.allocate(OFFSET + ROWS * WIDTH * size).order(ByteOrder.LITTLE_ENDIAN);
     b.position(OFFSET);
     for (int i = 0; i < ROWS * WIDTH; i++) {
-      b.putFloat(random.nextInt(7) == 0 ? Float.NaN : random.nextFloat());
+      int pick = random.nextInt(9);
+      double v = i % WIDTH == 10 || pick == 0 ? Double.NaN : pick <= 4 ? ties[pick - 1] : random.nextGaussian();
+      if (size == 4) {
+        b.putFloat((float) v);
+      } else {
+        b.putDouble(v);
+      }
     }
+    org.apache.spark.sql.types.DataType result = size == 4 ? DataTypes.FloatType : DataTypes.DoubleType;
     CfDecoding nanMissing = new CfDecoding(new double[0], true, 1, 0, false, false, null);
-    CfDecoding valueMissing = new CfDecoding(new double[] {0.5}, true, 1, 0, false, false, null);
+    CfDecoding valueMissing = new CfDecoding(new double[] {1.5}, true, 1, 0, false, false, null);
     for (CfDecoding cf : new CfDecoding[] {null, nanMissing, valueMissing}) {
-      NumericChunk c = new NumericChunk(b.array(), OFFSET, 0, 0, f4, cf);
-      compare(() -> new CountAccumulator(true), c, DataTypes.LongType, "float32 COUNT(v)");
-      compare(() -> new SumAccumulator(null, true), c, DataTypes.DoubleType, "float32 SUM");
+      NumericChunk c = new NumericChunk(b.array(), OFFSET, 0, 0, t, cf);
+      String what = t + (cf == null ? " unmasked" : cf.masked().length + " masked");
+      compare(() -> new CountAccumulator(true), c, DataTypes.LongType, what + " COUNT(v)");
+      compare(() -> new SumAccumulator(null, true), c, DataTypes.DoubleType, what + " SUM");
+      compare(() -> new ExtremeAccumulator(false, result), c, result, what + " MIN");
+      compare(() -> new ExtremeAccumulator(true, result), c, result, what + " MAX");
     }
   }
 
@@ -104,13 +119,18 @@ class RowAccumulatorTest {
     for (int s = 0; s < slots; s++) {
       assertEquals(expected.isNullAt(s), got.isNullAt(s), what + " slot " + s);
       if (!expected.isNullAt(s)) {
-        long want = type == DataTypes.DoubleType ? Double.doubleToLongBits(expected.getDouble(s)) : expected.getLong(s);
-        long have = type == DataTypes.DoubleType ? Double.doubleToLongBits(got.getDouble(s)) : got.getLong(s);
-        assertEquals(want, have, what + " slot " + s);
+        assertEquals(bits(expected, s, type), bits(got, s, type), what + " slot " + s);
       }
     }
     for (int s = 0; s < FIRST_SLOT; s++) {
       assertTrue(got.isNullAt(s) || type == DataTypes.LongType && got.getLong(s) == 0, what + ": slots before the row stay empty");
     }
+  }
+
+  private static long bits(OnHeapColumnVector v, int s, org.apache.spark.sql.types.DataType type) {
+    if (type == DataTypes.DoubleType) {
+      return Double.doubleToLongBits(v.getDouble(s));
+    }
+    return type == DataTypes.FloatType ? Float.floatToIntBits(v.getFloat(s)) : v.getLong(s);
   }
 }
