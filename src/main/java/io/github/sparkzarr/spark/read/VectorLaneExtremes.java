@@ -64,7 +64,7 @@ final class VectorLaneExtremes implements LaneExtremes {
           : ShuffledPlanes.ints(c.bytes, c.offset + j, c.plane);
       acc = max ? acc.max(v) : acc.min(v);
     }
-    return acc.reduceLanes(max ? VectorOperators.MAX : VectorOperators.MIN);
+    return max ? acc.reduceLanes(VectorOperators.MAX) : acc.reduceLanes(VectorOperators.MIN);
   }
 
   private static long longs(NumericChunk c, int i, int n, boolean max) {
@@ -77,7 +77,7 @@ final class VectorLaneExtremes implements LaneExtremes {
         acc = max ? acc.max(v) : acc.min(v);
       }
     }
-    return acc.reduceLanes(max ? VectorOperators.MAX : VectorOperators.MIN);
+    return max ? acc.reduceLanes(VectorOperators.MAX) : acc.reduceLanes(VectorOperators.MIN);
   }
 
   private static double floats(NumericChunk c, int i, int n, boolean max, int[] nans) {
@@ -96,7 +96,7 @@ final class VectorLaneExtremes implements LaneExtremes {
       acc = max ? acc.max(v) : acc.min(v);
     }
     nans[0] += nan;
-    return acc.reduceLanes(max ? VectorOperators.MAX : VectorOperators.MIN);
+    return max ? acc.reduceLanes(VectorOperators.MAX) : acc.reduceLanes(VectorOperators.MIN);
   }
 
   private static double doubles(NumericChunk c, int i, int n, boolean max, int[] nans) {
@@ -117,6 +117,6 @@ final class VectorLaneExtremes implements LaneExtremes {
       }
     }
     nans[0] += nan;
-    return acc.reduceLanes(max ? VectorOperators.MAX : VectorOperators.MIN);
+    return max ? acc.reduceLanes(VectorOperators.MAX) : acc.reduceLanes(VectorOperators.MIN);
   }
 }
