@@ -15,16 +15,29 @@ to check that no figure depends on the suite's one layout (float32, 1 MiB chunks
                   lz4 byte shuffle: no chunk size divides the grid, so a quarter of the chunks are
                   partial edge chunks
 
+More layouts, written only when named (see EXTRA): stores the other benchmarks never read.
+
+    f32_zstd      float32, chunks 16 x 128 x 128, Zstd level 1 (the twin of v3_zstd)
+    v3_zstd       the same chunks in Zarr v3 as zarr-python 3 writes it (bytes + zstd, chunk keys
+                  c/t/y/x, no consolidated metadata), written here by hand: zarr 2.13 cannot
+    be_blosc      big-endian float32 (">f4"), blosc lz4 byte shuffle
+    forder_blosc  float32 chunks in Fortran order (v2 "order": "F"), blosc lz4 byte shuffle
+    quantize_zlib float32 through numcodecs' Quantize filter (2 digits), then Zlib level 1
+    lz4_small     float32, chunks 8 x 64 x 64 (128 KiB), numcodecs' LZ4
+
 Each is a dataset with coordinates time, lat, lon and one variable `value`, consolidated.
 Run with Debian's /usr/bin/python3 (zarr 2.13, numcodecs 0.11, xarray):
     bench/generate_variants.py OUT_DIR TIME_STEPS [NAME...]
 """
+import json
+import shutil
 import os
 import sys
 
 import numcodecs
 import numpy as np
 import xarray as xr
+import zarr
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from generate_stores import field  # noqa: E402  the suite's values
@@ -51,6 +64,78 @@ def variants(v, t):
     }
 
 
+EXTRA = ("f32_zstd", "v3_zstd", "be_blosc", "forder_blosc", "quantize_zlib", "lz4_small")
+
+
+def extra(v):
+    def blosc():
+        return numcodecs.Blosc(cname="lz4", clevel=5, shuffle=numcodecs.Blosc.SHUFFLE)
+    chunks = (16, 128, 128)
+    return {
+        "f32_zstd": (v, dict(chunks=chunks, compressor=numcodecs.Zstd(level=1))),
+        "be_blosc": (v.astype(">f4"), dict(chunks=chunks, dtype=">f4", compressor=blosc())),
+        "forder_blosc": (v, dict(chunks=chunks, compressor=blosc())),
+        "quantize_zlib": (v, dict(chunks=chunks, compressor=numcodecs.Zlib(level=1),
+                                  filters=[numcodecs.Quantize(digits=2, dtype="<f4")])),
+        "lz4_small": (v, dict(chunks=(8, 64, 64), compressor=numcodecs.LZ4())),
+    }
+
+
+def fortran_order(out, name):
+    """Rewrites `value` with its chunks in Fortran order (xarray's encoding cannot ask for it)."""
+    group = zarr.open_group(os.path.join(out, name + ".zarr"), mode="r+")
+    old = group["value"]
+    values, attrs = old[...], dict(old.attrs)
+    del group["value"]
+    new = group.create("value", shape=old.shape, chunks=old.chunks, dtype=old.dtype, order="F",
+                       compressor=old.compressor, fill_value=old.fill_value)
+    new[...] = values
+    new.attrs.update(attrs)
+    zarr.consolidate_metadata(group.store)
+
+
+def write_v3(out, name, values, chunks):
+    """The dataset in Zarr v3 as zarr-python 3 writes it by default: bytes (little endian) + zstd,
+    chunk keys c/i/j/k, dimension_names, NaN fill value, no consolidated metadata."""
+    root = os.path.join(out, name + ".zarr")
+    shutil.rmtree(root, ignore_errors=True)
+    os.makedirs(root)
+
+    def meta(path, doc):
+        with open(os.path.join(path, "zarr.json"), "w") as f:
+            json.dump(doc, f, indent=2)
+
+    def array(aname, data, achunks, dims, dtype, fill):
+        path = os.path.join(root, aname)
+        os.makedirs(path)
+        meta(path, {"zarr_format": 3, "node_type": "array", "shape": list(data.shape), "data_type": dtype,
+                    "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": list(achunks)}},
+                    "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
+                    "fill_value": fill, "codecs": [{"name": "bytes", "configuration": {"endian": "little"}},
+                                                  {"name": "zstd", "configuration": {"level": 1, "checksum": False}}],
+                    "attributes": {}, "dimension_names": dims})
+        codec = numcodecs.Zstd(level=1)
+        grid = [range(0, n, c) for n, c in zip(data.shape, achunks)]
+        for corner in np.ndindex(*[len(g) for g in grid]):
+            key = [i for i in corner]
+            box = tuple(slice(i * c, i * c + c) for i, c in zip(corner, achunks))
+            block = np.zeros(achunks, dtype=data.dtype)
+            piece = data[box]
+            block[tuple(slice(0, n) for n in piece.shape)] = piece
+            dest = os.path.join(path, "c", *[str(k) for k in key])
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            with open(dest, "wb") as f:
+                f.write(codec.encode(np.ascontiguousarray(block, dtype="<" + data.dtype.str[1:])))
+
+    t, lat, lon = values.shape
+    meta(root, {"zarr_format": 3, "node_type": "group", "attributes": {}})
+    array("time", np.arange(t, dtype="<i8"), (t,), ["time"], "int64", 0)
+    array("lat", np.linspace(-90, 90, lat), (lat,), ["lat"], "float64", "NaN")
+    array("lon", np.linspace(0, 360, lon, endpoint=False), (lon,), ["lon"], "float64", "NaN")
+    array("value", values.astype("<f4"), chunks, ["time", "lat", "lon"], "float32", "NaN")
+    print(f"{name}: written")
+
+
 def write(out, name, values, encoding):
     t, lat, lon = values.shape
     coords = {"time": np.arange(t), "lat": np.linspace(-90, 90, lat),
@@ -68,6 +153,13 @@ def main():
     for name, (values, encoding) in variants(v, t).items():
         if not only or name in only:
             write(out, name, values, encoding)
+    for name, (values, encoding) in extra(v).items():
+        if name in only:
+            write(out, name, values, encoding)
+            if name == "forder_blosc":
+                fortran_order(out, name)
+    if "v3_zstd" in only:
+        write_v3(out, "v3_zstd", v, (16, 128, 128))
     if not only or "era5_grid" in only:
         lat, lon = ODD_GRID
         steps = max(1, t * LAT * LON // (lat * lon))  # about as many values as the others

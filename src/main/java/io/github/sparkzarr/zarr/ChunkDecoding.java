@@ -10,6 +10,7 @@ import io.github.sparkzarr.zarr.codec.blosc.BloscCodec;
 import io.github.sparkzarr.zarr.codec.v3.BytesToBytesCodec;
 import io.github.sparkzarr.zarr.codec.v3.EndianCodec;
 import io.github.sparkzarr.zarr.codec.v3.V3ChunkCodec;
+import io.github.sparkzarr.zarr.dtype.ByteSwapper;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import java.io.IOException;
 import java.nio.ByteOrder;
@@ -31,8 +32,15 @@ final class ChunkDecoding {
   private final BloscCodec blockCodec;
   /** The chain's only codec when it can decode into a reused buffer, else null. */
   private final DecodesInto intoCodec;
+  /** Whether the chain is plain with no compressor: stored chunks are the decoded bytes, maybe to swap. */
+  private final boolean uncompressed;
   /** Whether stored chunks are already the decoded bytes (no compressor, no filter, no swap). */
   private final boolean storedAsDecoded;
+  /**
+   * The stored type whose big-endian parts a plain chain swaps after decompressing (a v2 ">f4",
+   * a v3 "bytes" codec with endian "big"), or null when nothing is swapped.
+   */
+  private final DataType swapped;
 
   ChunkDecoding(DataType type, ChunkCodec codec, int[] shape) {
     this.codec = codec;
@@ -45,18 +53,20 @@ final class ChunkDecoding {
     this.size = type.isVariableLength() ? 0 : (int) Math.min(count * elementSize, Integer.MAX_VALUE);
     boolean plain = isPlainChain(type, codec, shape.length);
     BytesCodec compressor = plain ? compressorOf(codec) : null;
-    this.storedAsDecoded = plain && compressor == null;
+    this.swapped = plain ? swappedType(type, codec) : null;
+    this.uncompressed = plain && compressor == null;
+    this.storedAsDecoded = uncompressed && swapped == null;
     this.blockCodec = compressor instanceof BloscCodec b ? b : null;
     this.intoCodec = compressor instanceof DecodesInto d ? d : null;
   }
 
   /**
-   * Whether the chain on fixed-size little-endian elements in C order is at most one compressor:
-   * v2 with no filters; v3 with the little-endian "bytes" codec and at most one bytes-to-bytes
-   * codec.
+   * Whether the chain on fixed-size elements in C order is at most one compressor: v2 with no
+   * filters; v3 with the "bytes" codec and at most one bytes-to-bytes codec. Big-endian elements
+   * are swapped after decompressing (records with big-endian fields are left to the codec).
    */
   private static boolean isPlainChain(DataType t, ChunkCodec codec, int rank) {
-    if (t.isVariableLength() || t.needsSwap() && t.size() > 1) {
+    if (t.isVariableLength() || t.kind() == DataType.Kind.STRUCT && t.needsSwap()) {
       return false;
     }
     if (codec instanceof V2ChunkCodec v2) {
@@ -64,7 +74,19 @@ final class ChunkDecoding {
     }
     return codec instanceof V3ChunkCodec v3 && v3.arrayCodecs().isEmpty()
         && v3.bytesCodecs().size() <= 1 && v3.serializer() instanceof EndianCodec e
-        && (e.order() == ByteOrder.LITTLE_ENDIAN || e.order() == null && t.size() == 1);
+        && (e.order() != null || t.size() == 1);
+  }
+
+  /** The stored type to swap of a plain chain, or null when its elements are little-endian. */
+  private static DataType swappedType(DataType t, ChunkCodec codec) {
+    if (t.size() <= 1 || t.kind() == DataType.Kind.STRUCT) {
+      return null;
+    }
+    if (codec instanceof V2ChunkCodec) {
+      return t.needsSwap() ? t : null;
+    }
+    EndianCodec e = (EndianCodec) ((V3ChunkCodec) codec).serializer();
+    return e.order() == ByteOrder.BIG_ENDIAN ? t.withOrder(ByteOrder.BIG_ENDIAN) : null;
   }
 
   /** The compressor of a plain chain ({@link #isPlainChain}), or null when it has none. */
@@ -89,7 +111,8 @@ final class ChunkDecoding {
   /** Hands the decoded bytes of {@code stored[0, storedLength)} to {@code sink}, block by block. */
   void decodeBlocks(byte[] stored, int storedLength, DecodeBuffers buffers, BlockSink sink)
       throws IOException {
-    blockCodec.decodeBlocks(stored, storedLength, size, elementSize, buffers, sink);
+    BlockSink target = swapped == null ? sink : new SwappedBlocks(sink, swapped, buffers);
+    blockCodec.decodeBlocks(stored, storedLength, size, elementSize, buffers, target);
   }
 
   /**
@@ -100,6 +123,11 @@ final class ChunkDecoding {
     if (storedAsDecoded && storedLength == size) {
       return stored;
     }
+    if (uncompressed && storedLength == size) {
+      byte[] out = buffers.get(0, size);
+      System.arraycopy(stored, 0, out, 0, size);
+      return swap(out);
+    }
     if (intoCodec == null) {
       // any other chain, or a stored chunk of the wrong size, which decoding reports
       byte[] exact = stored.length == storedLength ? stored : Arrays.copyOf(stored, storedLength);
@@ -107,6 +135,34 @@ final class ChunkDecoding {
     }
     byte[] out = buffers.get(0, size);
     intoCodec.decodeInto(stored, storedLength, out, size, buffers);
-    return out;
+    return swap(out);
+  }
+
+  private byte[] swap(byte[] decoded) {
+    if (swapped != null) {
+      ByteSwapper.swapBigEndianParts(swapped, decoded, 0, size / elementSize);
+    }
+    return decoded;
+  }
+
+  /** Blocks of big-endian elements handed on swapped, in a scratch buffer (the block may be the stored bytes). */
+  private static final class SwappedBlocks implements BlockSink {
+    private final BlockSink sink;
+    private final DataType type;
+    private final DecodeBuffers buffers;
+
+    SwappedBlocks(BlockSink sink, DataType type, DecodeBuffers buffers) {
+      this.sink = sink;
+      this.type = type;
+      this.buffers = buffers;
+    }
+
+    @Override
+    public void block(byte[] buffer, int offset, int start, int length) throws IOException {
+      byte[] scratch = buffers.get(3, length);
+      System.arraycopy(buffer, offset, scratch, 0, length);
+      ByteSwapper.swapBigEndianParts(type, scratch, 0, length / type.size());
+      sink.block(scratch, 0, start, length);
+    }
   }
 }

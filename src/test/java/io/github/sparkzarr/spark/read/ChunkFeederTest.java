@@ -75,6 +75,13 @@ class ChunkFeederTest {
             blosc(BloscCname.ZSTD, 3, BloscShuffle.BITSHUFFLE, 2048), "NaN", true),
         Arguments.of("i4 bitshuffle, blocks of 2 KiB", 2, "<i4", new long[] {20, 300}, new int[] {8, 128},
             blosc(BloscCname.ZSTD, 3, BloscShuffle.BITSHUFFLE, 2048), "-7", true),
+        // Big-endian elements are swapped block by block, after the un-shuffle
+        Arguments.of("f4 big-endian", 2, ">f4", new long[] {13, 60}, new int[] {6, 25},
+            blosc(BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, 256), "NaN", false),
+        Arguments.of("i8 big-endian v3", 3, ">i8", new long[] {13, 60}, new int[] {6, 25},
+            blosc(BloscCname.ZSTD, 3, BloscShuffle.SHUFFLE, 256), "0", false),
+        Arguments.of("f8 big-endian stored (clevel 0)", 2, ">f8", new long[] {13, 60}, new int[] {6, 25},
+            blosc(BloscCname.LZ4, 0, BloscShuffle.SHUFFLE, 256), "NaN", false),
         Arguments.of("f8 stored (clevel 0)", 2, "<f8", new long[] {13, 60}, new int[] {6, 25},
             blosc(BloscCname.LZ4, 0, BloscShuffle.SHUFFLE, 256), "NaN", false));
   }
@@ -276,9 +283,12 @@ class ChunkFeederTest {
       array = ZarrHierarchy.writeArrayV2(s, "v", new ArrayMetadata(2, shape, chunks, t, fv, codec,
           ChunkKeyEncoding.v2('.'), dims, Json.object()));
     } else {
-      V3ChunkCodec codec = new V3ChunkCodec(t, List.of(), EndianCodec.little(),
+      // v3 types have no byte order: the "bytes" codec has it
+      DataType v3 = t.littleEndian();
+      EndianCodec bytes = t.needsSwap() ? new EndianCodec(ByteOrder.BIG_ENDIAN) : EndianCodec.little();
+      V3ChunkCodec codec = new V3ChunkCodec(v3, List.of(), bytes,
           List.of(new BytesToBytesCodec("blosc", blosc.toConfig(), blosc)));
-      array = ZarrHierarchy.writeArrayV3(s, "v", new ArrayMetadata(3, shape, chunks, t, fv, codec,
+      array = ZarrHierarchy.writeArrayV3(s, "v", new ArrayMetadata(3, shape, chunks, v3, FillValue.parseV2(fillJson, v3), codec,
           ChunkKeyEncoding.v3Default('/'), dims, Json.object()));
     }
     int n = 1;
@@ -293,14 +303,14 @@ class ChunkFeederTest {
     for (int i = 0; i < n; i++) {
       int k = r.nextInt(40);
       double v = k == 0 ? Double.NaN : k == 1 ? fillNumber : (r.nextDouble() - 0.3) * 1e4;
-      switch (dtype) {
-        case "<f4" -> b.putFloat((float) v);
-        case "<f8" -> b.putDouble(v);
-        case "<i4" -> b.putInt(Double.isNaN(v) ? 5 : (int) v);
+      switch (dtype.substring(1)) {
+        case "f4" -> b.putFloat((float) v);
+        case "f8" -> b.putDouble(v);
+        case "i4" -> b.putInt(Double.isNaN(v) ? 5 : (int) v);
         default -> b.putLong(Double.isNaN(v) ? 5 : (long) (v * 1e9));
       }
     }
-    array.write(new long[shape.length], ChunkData.ofBytes(t, region, b.array()));
+    array.write(new long[shape.length], ChunkData.ofBytes(t.littleEndian(), region, b.array()));
     long[] missing = new long[shape.length];
     missing[1] = 1;
     s.delete(array.chunkKey(missing));
