@@ -1,5 +1,7 @@
 package io.github.sparkzarr.zarr.dtype;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
@@ -9,6 +11,12 @@ import java.nio.ByteOrder;
  * precision.
  */
 public final class NumericArray {
+  private static final VarHandle SHORT_LE = view(short[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle SHORT_BE = view(short[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle INT_LE = view(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle INT_BE = view(int[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle LONG_LE = view(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONG_BE = view(long[].class, ByteOrder.BIG_ENDIAN);
   private final DataType type;
   private final byte[] bytes;
   private final int length;
@@ -127,25 +135,69 @@ public final class NumericArray {
     return Float.floatToRawIntBits((float) value);
   }
 
-  /** The element's bits as an unsigned number (for bit manipulation of floats). */
+  private static VarHandle view(Class<?> arrayType, ByteOrder order) {
+    return MethodHandles.byteArrayViewVarHandle(arrayType, order);
+  }
+
+  /**
+   * The element's bits as an unsigned number (for bit manipulation of floats). Each VarHandle is
+   * named in its own branch: the JIT compiles an access inline only through a constant handle.
+   */
   public long raw(int i) {
     int size = type.size();
     int base = i * size;
-    long v = 0;
-    for (int b = 0; b < size; b++) {
-      int at = bigEndian ? base + b : base + size - 1 - b;
-      v = (v << 8) | (bytes[at] & 0xff);
+    switch (size) {
+      case 1:
+        return bytes[base] & 0xffL;
+      case 2:
+        return (bigEndian ? (short) SHORT_BE.get(bytes, base) : (short) SHORT_LE.get(bytes, base)) & 0xffffL;
+      case 4:
+        return (bigEndian ? (int) INT_BE.get(bytes, base) : (int) INT_LE.get(bytes, base)) & 0xffffffffL;
+      case 8:
+        return bigEndian ? (long) LONG_BE.get(bytes, base) : (long) LONG_LE.get(bytes, base);
+      default:
+        long v = 0;
+        for (int b = 0; b < size; b++) {
+          int at = bigEndian ? base + b : base + size - 1 - b;
+          v = (v << 8) | (bytes[at] & 0xff);
+        }
+        return v;
     }
-    return v;
   }
 
   /** Stores the low {@code size * 8} bits of {@code bits} into element {@code i}. */
   public void put(int i, long bits) {
     int size = type.size();
     int base = i * size;
-    for (int b = 0; b < size; b++) {
-      int at = bigEndian ? base + size - 1 - b : base + b;
-      bytes[at] = (byte) (bits >>> (8 * b));
+    switch (size) {
+      case 1 -> bytes[base] = (byte) bits;
+      case 2 -> {
+        if (bigEndian) {
+          SHORT_BE.set(bytes, base, (short) bits);
+        } else {
+          SHORT_LE.set(bytes, base, (short) bits);
+        }
+      }
+      case 4 -> {
+        if (bigEndian) {
+          INT_BE.set(bytes, base, (int) bits);
+        } else {
+          INT_LE.set(bytes, base, (int) bits);
+        }
+      }
+      case 8 -> {
+        if (bigEndian) {
+          LONG_BE.set(bytes, base, bits);
+        } else {
+          LONG_LE.set(bytes, base, bits);
+        }
+      }
+      default -> {
+        for (int b = 0; b < size; b++) {
+          int at = bigEndian ? base + size - 1 - b : base + b;
+          bytes[at] = (byte) (bits >>> (8 * b));
+        }
+      }
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.github.sparkzarr.zarr.codec.filter;
 
 import io.github.sparkzarr.zarr.codec.CodecException;
+import io.github.sparkzarr.zarr.dtype.ByteSwapper;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.dtype.HalfFloat;
 import io.github.sparkzarr.zarr.dtype.NumericArray;
@@ -18,8 +19,20 @@ import io.github.sparkzarr.zarr.dtype.NumericArray;
 final class NumpyCast {
   private NumpyCast() {}
 
-  /** {@code src.astype(dst)}. */
+  /**
+   * {@code src.astype(dst)}. Between types of one kind and size numpy copies the bits (swapping
+   * them when the byte orders differ), which a Quantize or AsType filter of one dtype does on
+   * every chunk.
+   */
   static NumericArray cast(NumericArray src, DataType dst) throws CodecException {
+    DataType from = src.type();
+    if (from.kind() == dst.kind() && from.size() == dst.size()) {
+      byte[] bits = src.bytes().clone();
+      if (from.needsSwap() != dst.needsSwap()) {
+        ByteSwapper.reverseWords(bits, 0, src.length(), from.size());
+      }
+      return NumericArray.wrap(dst, bits);
+    }
     NumericArray out = NumericArray.allocate(dst, src.length());
     for (int i = 0; i < src.length(); i++) {
       copy(src, i, out, i);
