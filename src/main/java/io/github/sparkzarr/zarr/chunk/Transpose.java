@@ -5,6 +5,12 @@ package io.github.sparkzarr.zarr.chunk;
  * is a C-order array of the reversed shape) and the v3 transpose codec.
  */
 public final class Transpose {
+  /**
+   * Tile edge, in elements, when the source's last axis is not the destination's: a tile of
+   * 16 x 16 reads 16 runs of the source and writes 16 runs of the destination while both stay in
+   * cache, where walking either array in order would stride through the other.
+   */
+  private static final int TILE = 16;
   private Transpose() {}
 
   /**
@@ -15,9 +21,9 @@ public final class Transpose {
    */
   public static byte[] permute(byte[] src, int[] shape, int[] order, int elementSize) {
     byte[] dst = new byte[src.length];
-    int[] srcIndex = permutedSourceStrides(shape, order);
-    walk(shape, order, srcIndex, (dstPos, srcPos) ->
-        System.arraycopy(src, srcPos * elementSize, dst, dstPos * elementSize, elementSize));
+    if (src.length > 0) {
+      ByteLoops.of(shape, order).copy(src, dst, elementSize);
+    }
     return dst;
   }
 
@@ -111,6 +117,136 @@ public final class Transpose {
         srcPos -= srcStrides[axis] * dstShape[axis];
         idx[axis] = 0;
         axis--;
+      }
+    }
+  }
+
+  /**
+   * The loops of a byte permutation, outermost first: each with a length and the source and
+   * destination strides (in elements) of one step. The innermost loop copies elements.
+   */
+  private record ByteLoops(int[] len, int[] srcStride, int[] dstStride) {
+    static ByteLoops of(int[] shape, int[] order) {
+      int rank = shape.length;
+      int[] srcStrides = permutedSourceStrides(shape, order);
+      int[] dstShape = new int[rank];
+      for (int i = 0; i < rank; i++) {
+        dstShape[i] = shape[order[i]];
+      }
+      int[] dstStrides = new int[rank];
+      for (int i = rank - 1, s = 1; i >= 0; s *= dstShape[i], i--) {
+        dstStrides[i] = s;
+      }
+      java.util.List<int[]> loops = new java.util.ArrayList<>(); // {len, srcStride, dstStride}
+      int last = rank - 1;
+      int readAxis = last < 0 ? -1 : inverse(order)[last]; // where the source's last axis goes
+      boolean tiled = readAxis != last;
+      for (int i = 0; i < rank; i++) {
+        if (!tiled || i != readAxis && i != last) {
+          loops.add(new int[] {dstShape[i], srcStrides[i], dstStrides[i]});
+        }
+      }
+      if (tiled) {
+        // tiles over the destination's last axis and the source's last: the two contiguous ones
+        int[] write = {dstShape[last], srcStrides[last], dstStrides[last]};
+        int[] read = {dstShape[readAxis], srcStrides[readAxis], dstStrides[readAxis]};
+        int[] writeInner = split(write, loops);
+        int[] readInner = split(read, loops);
+        loops.add(readInner);
+        loops.add(writeInner);
+      }
+      int n = loops.size();
+      int[] len = new int[n];
+      int[] ss = new int[n];
+      int[] ds = new int[n];
+      for (int k = 0; k < n; k++) {
+        len[k] = loops.get(k)[0];
+        ss[k] = loops.get(k)[1];
+        ds[k] = loops.get(k)[2];
+      }
+      return new ByteLoops(len, ss, ds);
+    }
+
+    /** Adds the loop over tiles of {@code axis} to {@code outer} and returns the loop within one (the whole axis when no tile divides it). */
+    private static int[] split(int[] axis, java.util.List<int[]> outer) {
+      if (axis[0] <= TILE || axis[0] % TILE != 0) {
+        return axis;
+      }
+      outer.add(new int[] {axis[0] / TILE, axis[1] * TILE, axis[2] * TILE});
+      return new int[] {TILE, axis[1], axis[2]};
+    }
+
+    void copy(byte[] src, byte[] dst, int size) {
+      int n = len.length;
+      if (n == 0) {
+        System.arraycopy(src, 0, dst, 0, size);
+        return;
+      }
+      int inner = n - 1;
+      int[] idx = new int[n];
+      int s = 0;
+      int d = 0;
+      while (true) {
+        copyRun(src, s, srcStride[inner], dst, d, dstStride[inner], len[inner], size);
+        int k = inner - 1;
+        while (k >= 0) {
+          idx[k]++;
+          s += srcStride[k];
+          d += dstStride[k];
+          if (idx[k] < len[k]) {
+            break;
+          }
+          s -= srcStride[k] * len[k];
+          d -= dstStride[k] * len[k];
+          idx[k] = 0;
+          k--;
+        }
+        if (k < 0) {
+          return;
+        }
+      }
+    }
+  }
+
+  private static final java.lang.invoke.VarHandle SHORT = view(short[].class);
+  private static final java.lang.invoke.VarHandle INT = view(int[].class);
+  private static final java.lang.invoke.VarHandle LONG = view(long[].class);
+
+  private static java.lang.invoke.VarHandle view(Class<?> arrayType) {
+    return java.lang.invoke.MethodHandles.byteArrayViewVarHandle(arrayType, java.nio.ByteOrder.LITTLE_ENDIAN);
+  }
+
+  /** Copies {@code n} elements of {@code size} bytes, element {@code k} from {@code s + k * ss} to {@code d + k * ds}. */
+  private static void copyRun(byte[] src, int s, int ss, byte[] dst, int d, int ds, int n, int size) {
+    if (ss == 1 && ds == 1) {
+      System.arraycopy(src, s * size, dst, d * size, n * size);
+      return;
+    }
+    switch (size) {
+      case 1 -> {
+        for (int k = 0; k < n; k++) {
+          dst[d + k * ds] = src[s + k * ss];
+        }
+      }
+      case 2 -> {
+        for (int k = 0; k < n; k++) {
+          SHORT.set(dst, 2 * (d + k * ds), (short) SHORT.get(src, 2 * (s + k * ss)));
+        }
+      }
+      case 4 -> {
+        for (int k = 0; k < n; k++) {
+          INT.set(dst, 4 * (d + k * ds), (int) INT.get(src, 4 * (s + k * ss)));
+        }
+      }
+      case 8 -> {
+        for (int k = 0; k < n; k++) {
+          LONG.set(dst, 8 * (d + k * ds), (long) LONG.get(src, 8 * (s + k * ss)));
+        }
+      }
+      default -> {
+        for (int k = 0; k < n; k++) {
+          System.arraycopy(src, (s + k * ss) * size, dst, (d + k * ds) * size, size);
+        }
       }
     }
   }

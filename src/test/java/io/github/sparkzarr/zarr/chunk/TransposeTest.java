@@ -1,0 +1,83 @@
+package io.github.sparkzarr.zarr.chunk;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Permuted bytes are where the index arithmetic puts them, for every element size, ranks 0 to 4,
+ * axes that tiles divide (32, 48) and axes they do not (1, 5, 17), every permutation.
+ */
+class TransposeTest {
+  @Test
+  void everyElementLandsWhereItsIndexSays() {
+    Random random = new Random(11);
+    int[] lengths = {1, 5, 17, 32, 48};
+    for (int size : new int[] {1, 2, 3, 4, 8}) {
+      for (int rank = 0; rank <= 4; rank++) {
+        for (int trial = 0; trial < 12; trial++) {
+          int[] shape = new int[rank];
+          long count = 1;
+          for (int d = 0; d < rank; d++) {
+            shape[d] = lengths[random.nextInt(lengths.length)];
+            count *= shape[d];
+          }
+          if (count > 200_000) {
+            continue;
+          }
+          List<Integer> axes = new ArrayList<>();
+          for (int d = 0; d < rank; d++) {
+            axes.add(d);
+          }
+          Collections.shuffle(axes, random);
+          int[] order = axes.stream().mapToInt(Integer::intValue).toArray();
+          byte[] src = new byte[(int) count * size];
+          random.nextBytes(src);
+          assertArrayEquals(naive(src, shape, order, size), Transpose.permute(src, shape, order, size),
+              "size " + size + " shape " + java.util.Arrays.toString(shape) + " order " + java.util.Arrays.toString(order));
+        }
+      }
+    }
+  }
+
+  @Test
+  void fortranOrderOfAChunkIsItsReversal() {
+    int[] shape = {128, 64, 16}; // a 16 x 64 x 128 chunk stored in Fortran order
+    byte[] src = new byte[128 * 64 * 16 * 4];
+    new Random(3).nextBytes(src);
+    assertArrayEquals(naive(src, shape, Transpose.reversal(3), 4), Transpose.permute(src, shape, Transpose.reversal(3), 4));
+  }
+
+  /** Destination element at index j (axis i of j is axis order[i] of the source's index). */
+  private static byte[] naive(byte[] src, int[] shape, int[] order, int size) {
+    int rank = shape.length;
+    int[] dstShape = new int[rank];
+    for (int i = 0; i < rank; i++) {
+      dstShape[i] = shape[order[i]];
+    }
+    byte[] dst = new byte[src.length];
+    int count = src.length / size;
+    int[] idx = new int[rank];
+    for (int j = 0; j < count; j++) {
+      int rest = j;
+      for (int i = rank - 1; i >= 0; i--) {
+        idx[i] = rest % dstShape[i];
+        rest /= dstShape[i];
+      }
+      int[] srcIdx = new int[rank];
+      for (int i = 0; i < rank; i++) {
+        srcIdx[order[i]] = idx[i];
+      }
+      int s = 0;
+      for (int d = 0; d < rank; d++) {
+        s = s * shape[d] + srcIdx[d];
+      }
+      System.arraycopy(src, s * size, dst, j * size, size);
+    }
+    return dst;
+  }
+}
