@@ -102,6 +102,8 @@ public final class ProfileScan {
       for (int i = 0; i < WARMUP; i++) {
         spark.sql(query).collectAsList();
       }
+      // The answer (first rows), so that before and after can be seen to agree.
+      System.out.println("[compare] answer " + spark.sql(query).limit(3).collectAsList());
       System.out.println("[compare] warm-up done");
       asyncProfiler("start,event=cpu,interval=1ms,threads");
       java.util.List<Double> seconds = new java.util.ArrayList<>();
