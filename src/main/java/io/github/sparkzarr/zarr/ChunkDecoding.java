@@ -146,17 +146,7 @@ final class ChunkDecoding {
   }
 
   /** Blocks of big-endian elements handed on swapped, in a scratch buffer (the block may be the stored bytes). */
-  private static final class SwappedBlocks implements BlockSink {
-    private final BlockSink sink;
-    private final DataType type;
-    private final DecodeBuffers buffers;
-
-    SwappedBlocks(BlockSink sink, DataType type, DecodeBuffers buffers) {
-      this.sink = sink;
-      this.type = type;
-      this.buffers = buffers;
-    }
-
+  private record SwappedBlocks(BlockSink sink, DataType type, DecodeBuffers buffers) implements BlockSink {
     @Override
     public void block(byte[] buffer, int offset, int start, int length) throws IOException {
       byte[] scratch = buffers.get(3, length);

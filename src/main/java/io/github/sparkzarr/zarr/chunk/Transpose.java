@@ -22,7 +22,7 @@ public final class Transpose {
   public static byte[] permute(byte[] src, int[] shape, int[] order, int elementSize) {
     byte[] dst = new byte[src.length];
     if (src.length > 0) {
-      ByteLoops.of(shape, order).copy(src, dst, elementSize);
+      Loops.of(shape, order).forEachRun((s, ss, d, ds, n) -> copyRun(src, s, ss, dst, d, ds, n, elementSize));
     }
     return dst;
   }
@@ -30,8 +30,13 @@ public final class Transpose {
   /** {@link #permute} for object elements. */
   public static Object[] permute(Object[] src, int[] shape, int[] order) {
     Object[] dst = new Object[src.length];
-    int[] srcIndex = permutedSourceStrides(shape, order);
-    walk(shape, order, srcIndex, (dstPos, srcPos) -> dst[dstPos] = src[srcPos]);
+    if (src.length > 0) {
+      Loops.of(shape, order).forEachRun((s, ss, d, ds, n) -> {
+        for (int k = 0; k < n; k++) {
+          dst[d + k * ds] = src[s + k * ss];
+        }
+      });
+    }
     return dst;
   }
 
@@ -62,10 +67,6 @@ public final class Transpose {
     return inv;
   }
 
-  private interface Move {
-    void apply(int dstPos, int srcPos);
-  }
-
   /** Source strides (in elements) for each destination axis. */
   private static int[] permutedSourceStrides(int[] shape, int[] order) {
     int rank = shape.length;
@@ -82,51 +83,17 @@ public final class Transpose {
     return out;
   }
 
-  private static void walk(int[] shape, int[] order, int[] srcStrides, Move move) {
-    int rank = shape.length;
-    int total = 1;
-    int[] dstShape = new int[rank];
-    for (int i = 0; i < rank; i++) {
-      dstShape[i] = shape[order[i]];
-      total *= dstShape[i];
-    }
-    if (total == 0) {
-      return;
-    }
-    if (rank == 0) {
-      move.apply(0, 0);
-      return;
-    }
-    int[] idx = new int[rank];
-    int srcPos = 0;
-    int last = rank - 1;
-    int innerStride = srcStrides[last];
-    int innerLen = dstShape[last];
-    for (int dstPos = 0; dstPos < total; ) {
-      for (int k = 0; k < innerLen; k++) {
-        move.apply(dstPos++, srcPos + k * innerStride);
-      }
-      // advance the odometer over the outer axes
-      int axis = last - 1;
-      while (axis >= 0) {
-        idx[axis]++;
-        srcPos += srcStrides[axis];
-        if (idx[axis] < dstShape[axis]) {
-          break;
-        }
-        srcPos -= srcStrides[axis] * dstShape[axis];
-        idx[axis] = 0;
-        axis--;
-      }
-    }
+  /** A run of {@code n} elements: element {@code k} from {@code s + k * ss} to {@code d + k * ds}. */
+  private interface Run {
+    void copy(int s, int ss, int d, int ds, int n);
   }
 
   /**
-   * The loops of a byte permutation, outermost first: each with a length and the source and
-   * destination strides (in elements) of one step. The innermost loop copies elements.
+   * The loops of a permutation, outermost first: each with a length and the source and
+   * destination strides (in elements) of one step. The innermost loop is a run.
    */
-  private record ByteLoops(int[] len, int[] srcStride, int[] dstStride) {
-    static ByteLoops of(int[] shape, int[] order) {
+  private record Loops(int[] len, int[] srcStride, int[] dstStride) {
+    static Loops of(int[] shape, int[] order) {
       int rank = shape.length;
       int[] srcStrides = permutedSourceStrides(shape, order);
       int[] dstShape = new int[rank];
@@ -164,7 +131,7 @@ public final class Transpose {
         ss[k] = loops.get(k)[1];
         ds[k] = loops.get(k)[2];
       }
-      return new ByteLoops(len, ss, ds);
+      return new Loops(len, ss, ds);
     }
 
     /** Adds the loop over tiles of {@code axis} to {@code outer} and returns the loop within one (the whole axis when no tile divides it). */
@@ -176,10 +143,11 @@ public final class Transpose {
       return new int[] {TILE, axis[1], axis[2]};
     }
 
-    void copy(byte[] src, byte[] dst, int size) {
+    /** Hands every run to {@code run}: one run of one element for rank 0. */
+    void forEachRun(Run run) {
       int n = len.length;
       if (n == 0) {
-        System.arraycopy(src, 0, dst, 0, size);
+        run.copy(0, 1, 0, 1, 1);
         return;
       }
       int inner = n - 1;
@@ -187,7 +155,7 @@ public final class Transpose {
       int s = 0;
       int d = 0;
       while (true) {
-        copyRun(src, s, srcStride[inner], dst, d, dstStride[inner], len[inner], size);
+        run.copy(s, srcStride[inner], d, dstStride[inner], len[inner]);
         int k = inner - 1;
         while (k >= 0) {
           idx[k]++;

@@ -45,6 +45,25 @@ class TransposeTest {
   }
 
   @Test
+  void objectsMoveAsBytesDo() {
+    int[] shape = {5, 32, 17};
+    int[] order = {1, 2, 0};
+    int count = 5 * 32 * 17;
+    java.nio.ByteBuffer numbers = java.nio.ByteBuffer.allocate(count * 4).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    Object[] objects = new Object[count];
+    for (int i = 0; i < count; i++) {
+      numbers.putInt(i);
+      objects[i] = i;
+    }
+    java.nio.ByteBuffer moved = java.nio.ByteBuffer.wrap(naive(numbers.array(), shape, order, 4))
+        .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    Object[] got = Transpose.permute(objects, shape, order);
+    for (int j = 0; j < count; j++) {
+      org.junit.jupiter.api.Assertions.assertEquals(moved.getInt(4 * j), got[j], "element " + j);
+    }
+  }
+
+  @Test
   void fortranOrderOfAChunkIsItsReversal() {
     int[] shape = {128, 64, 16}; // a 16 x 64 x 128 chunk stored in Fortran order
     byte[] src = new byte[128 * 64 * 16 * 4];
