@@ -34,8 +34,6 @@ final class ChunkDecoding {
   private final DecodesInto intoCodec;
   /** Whether the chain is plain with no compressor: stored chunks are the decoded bytes, maybe to swap. */
   private final boolean uncompressed;
-  /** Whether stored chunks are already the decoded bytes (no compressor, no filter, no swap). */
-  private final boolean storedAsDecoded;
   /**
    * The stored type whose big-endian parts a plain chain swaps after decompressing (a v2 ">f4",
    * a v3 "bytes" codec with endian "big"), or null when nothing is swapped.
@@ -55,7 +53,6 @@ final class ChunkDecoding {
     BytesCodec compressor = plain ? compressorOf(codec) : null;
     this.swapped = plain ? swappedType(type, codec) : null;
     this.uncompressed = plain && compressor == null;
-    this.storedAsDecoded = uncompressed && swapped == null;
     this.blockCodec = compressor instanceof BloscCodec b ? b : null;
     this.intoCodec = compressor instanceof DecodesInto d ? d : null;
   }
@@ -120,10 +117,10 @@ final class ChunkDecoding {
    * buffer 0 of {@code buffers} when the chain decodes into a buffer, else a new array.
    */
   byte[] decodeWhole(byte[] stored, int storedLength, DecodeBuffers buffers) throws IOException {
-    if (storedAsDecoded && storedLength == size) {
-      return stored;
-    }
     if (uncompressed && storedLength == size) {
+      if (swapped == null) {
+        return stored;
+      }
       byte[] out = buffers.get(0, size);
       System.arraycopy(stored, 0, out, 0, size);
       return swap(out);

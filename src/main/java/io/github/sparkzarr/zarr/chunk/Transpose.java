@@ -1,5 +1,12 @@
 package io.github.sparkzarr.zarr.chunk;
 
+import static io.github.sparkzarr.zarr.dtype.ByteViews.INT_LE;
+import static io.github.sparkzarr.zarr.dtype.ByteViews.LONG_LE;
+import static io.github.sparkzarr.zarr.dtype.ByteViews.SHORT_LE;
+
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Reorders the axes of a C-order array: used for v2 order "F" (a Fortran-order array of shape S
  * is a C-order array of the reversed shape) and the v3 transpose codec.
@@ -104,7 +111,7 @@ public final class Transpose {
       for (int i = rank - 1, s = 1; i >= 0; s *= dstShape[i], i--) {
         dstStrides[i] = s;
       }
-      java.util.List<int[]> loops = new java.util.ArrayList<>(); // {len, srcStride, dstStride}
+      List<int[]> loops = new ArrayList<>(); // {len, srcStride, dstStride}
       int last = rank - 1;
       int readAxis = last < 0 ? -1 : inverse(order)[last]; // where the source's last axis goes
       boolean tiled = readAxis != last;
@@ -135,7 +142,7 @@ public final class Transpose {
     }
 
     /** Adds the loop over tiles of {@code axis} to {@code outer} and returns the loop within one (the whole axis when no tile divides it). */
-    private static int[] split(int[] axis, java.util.List<int[]> outer) {
+    private static int[] split(int[] axis, List<int[]> outer) {
       if (axis[0] <= TILE || axis[0] % TILE != 0) {
         return axis;
       }
@@ -176,14 +183,6 @@ public final class Transpose {
     }
   }
 
-  private static final java.lang.invoke.VarHandle SHORT = view(short[].class);
-  private static final java.lang.invoke.VarHandle INT = view(int[].class);
-  private static final java.lang.invoke.VarHandle LONG = view(long[].class);
-
-  private static java.lang.invoke.VarHandle view(Class<?> arrayType) {
-    return java.lang.invoke.MethodHandles.byteArrayViewVarHandle(arrayType, java.nio.ByteOrder.LITTLE_ENDIAN);
-  }
-
   /** Copies {@code n} elements of {@code size} bytes, element {@code k} from {@code s + k * ss} to {@code d + k * ds}. */
   private static void copyRun(byte[] src, int s, int ss, byte[] dst, int d, int ds, int n, int size) {
     if (ss == 1 && ds == 1) {
@@ -198,17 +197,17 @@ public final class Transpose {
       }
       case 2 -> {
         for (int k = 0; k < n; k++) {
-          SHORT.set(dst, 2 * (d + k * ds), (short) SHORT.get(src, 2 * (s + k * ss)));
+          SHORT_LE.set(dst, 2 * (d + k * ds), (short) SHORT_LE.get(src, 2 * (s + k * ss)));
         }
       }
       case 4 -> {
         for (int k = 0; k < n; k++) {
-          INT.set(dst, 4 * (d + k * ds), (int) INT.get(src, 4 * (s + k * ss)));
+          INT_LE.set(dst, 4 * (d + k * ds), (int) INT_LE.get(src, 4 * (s + k * ss)));
         }
       }
       case 8 -> {
         for (int k = 0; k < n; k++) {
-          LONG.set(dst, 8 * (d + k * ds), (long) LONG.get(src, 8 * (s + k * ss)));
+          LONG_LE.set(dst, 8 * (d + k * ds), (long) LONG_LE.get(src, 8 * (s + k * ss)));
         }
       }
       default -> {

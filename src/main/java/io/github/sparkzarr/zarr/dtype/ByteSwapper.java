@@ -1,15 +1,13 @@
 package io.github.sparkzarr.zarr.dtype;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import static io.github.sparkzarr.zarr.dtype.ByteViews.INT_LE;
+import static io.github.sparkzarr.zarr.dtype.ByteViews.LONG_LE;
+import static io.github.sparkzarr.zarr.dtype.ByteViews.SHORT_LE;
+
 import java.nio.ByteOrder;
 
 /** Reorders the bytes of fixed-size elements between big-endian storage and little-endian memory. */
 public final class ByteSwapper {
-  private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-
   private ByteSwapper() {}
 
   /**
@@ -55,17 +53,17 @@ public final class ByteSwapper {
     switch (width) {
       case 2 -> {
         for (int p = offset; p < end; p += 2) {
-          SHORT.set(data, p, Short.reverseBytes((short) SHORT.get(data, p)));
+          SHORT_LE.set(data, p, Short.reverseBytes((short) SHORT_LE.get(data, p)));
         }
       }
       case 4 -> {
         for (int p = offset; p < end; p += 4) {
-          INT.set(data, p, Integer.reverseBytes((int) INT.get(data, p)));
+          INT_LE.set(data, p, Integer.reverseBytes((int) INT_LE.get(data, p)));
         }
       }
       case 8 -> {
         for (int p = offset; p < end; p += 8) {
-          LONG.set(data, p, Long.reverseBytes((long) LONG.get(data, p)));
+          LONG_LE.set(data, p, Long.reverseBytes((long) LONG_LE.get(data, p)));
         }
       }
       default -> {

@@ -1,7 +1,12 @@
 package io.github.sparkzarr.zarr.dtype;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import static io.github.sparkzarr.zarr.dtype.ByteViews.INT_BE;
+import static io.github.sparkzarr.zarr.dtype.ByteViews.INT_LE;
+import static io.github.sparkzarr.zarr.dtype.ByteViews.LONG_BE;
+import static io.github.sparkzarr.zarr.dtype.ByteViews.LONG_LE;
+import static io.github.sparkzarr.zarr.dtype.ByteViews.SHORT_BE;
+import static io.github.sparkzarr.zarr.dtype.ByteViews.SHORT_LE;
+
 import java.nio.ByteOrder;
 
 /**
@@ -11,12 +16,6 @@ import java.nio.ByteOrder;
  * precision.
  */
 public final class NumericArray {
-  private static final VarHandle SHORT_LE = view(short[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle SHORT_BE = view(short[].class, ByteOrder.BIG_ENDIAN);
-  private static final VarHandle INT_LE = view(int[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle INT_BE = view(int[].class, ByteOrder.BIG_ENDIAN);
-  private static final VarHandle LONG_LE = view(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle LONG_BE = view(long[].class, ByteOrder.BIG_ENDIAN);
   private final DataType type;
   private final byte[] bytes;
   private final int length;
@@ -135,13 +134,9 @@ public final class NumericArray {
     return Float.floatToRawIntBits((float) value);
   }
 
-  private static VarHandle view(Class<?> arrayType, ByteOrder order) {
-    return MethodHandles.byteArrayViewVarHandle(arrayType, order);
-  }
-
   /**
-   * The element's bits as an unsigned number (for bit manipulation of floats). Each VarHandle is
-   * named in its own branch: the JIT compiles an access inline only through a constant handle.
+   * The element's bits as an unsigned number (for bit manipulation of floats), through
+   * {@link ByteViews} for 2-, 4- and 8-byte elements.
    */
   public long raw(int i) {
     int size = type.size();
