@@ -10,13 +10,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Permuted bytes are where the index arithmetic puts them, for every element size, ranks 0 to 4,
- * axes that tiles divide (32, 48) and axes they do not (1, 5, 17), every permutation.
+ * axes shorter than a tile (1, 5, 17, 48), one tile long (64) and longer with a partial last tile
+ * (130), every permutation.
  */
 class TransposeTest {
   @Test
   void everyElementLandsWhereItsIndexSays() {
     Random random = new Random(11);
-    int[] lengths = {1, 5, 17, 32, 48};
+    int[] lengths = {1, 5, 17, 48, 64, 130};
     for (int size : new int[] {1, 2, 3, 4, 8}) {
       for (int rank = 0; rank <= 4; rank++) {
         for (int trial = 0; trial < 12; trial++) {
@@ -60,6 +61,23 @@ class TransposeTest {
     Object[] got = Transpose.permute(objects, shape, order);
     for (int j = 0; j < count; j++) {
       org.junit.jupiter.api.Assertions.assertEquals(moved.getInt(4 * j), got[j], "element " + j);
+    }
+  }
+
+  @Test
+  void permutingIntoReusedBuffersTouchesOnlyTheChunk() {
+    int[] shape = {70, 3, 130};
+    int[] order = {2, 0, 1};
+    int bytes = 70 * 3 * 130 * 4;
+    Random random = new Random(5);
+    byte[] src = new byte[bytes + 100]; // a reused buffer: the chunk, then bytes of an earlier one
+    random.nextBytes(src);
+    byte[] dst = new byte[bytes + 100];
+    java.util.Arrays.fill(dst, (byte) 7);
+    Transpose.permuteInto(src, dst, shape, order, 4);
+    assertArrayEquals(naive(java.util.Arrays.copyOf(src, bytes), shape, order, 4), java.util.Arrays.copyOf(dst, bytes));
+    for (int i = bytes; i < dst.length; i++) {
+      org.junit.jupiter.api.Assertions.assertEquals(7, dst[i], "byte " + i + " past the chunk");
     }
   }
 
