@@ -1,5 +1,6 @@
 package io.github.sparkzarr.zarr;
 
+import io.github.sparkzarr.zarr.chunk.Transpose;
 import io.github.sparkzarr.zarr.codec.BlockSink;
 import io.github.sparkzarr.zarr.codec.BytesCodec;
 import io.github.sparkzarr.zarr.codec.ChunkCodec;
@@ -9,6 +10,7 @@ import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
 import io.github.sparkzarr.zarr.codec.blosc.BloscCodec;
 import io.github.sparkzarr.zarr.codec.v3.BytesToBytesCodec;
 import io.github.sparkzarr.zarr.codec.v3.EndianCodec;
+import io.github.sparkzarr.zarr.codec.v3.TransposeCodec;
 import io.github.sparkzarr.zarr.codec.v3.V3ChunkCodec;
 import io.github.sparkzarr.zarr.dtype.ByteSwapper;
 import io.github.sparkzarr.zarr.dtype.DataType;
@@ -20,7 +22,9 @@ import java.util.List;
 /**
  * How the chunks of one codec chain and shape are decoded in a scan: without allocating when the
  * chain allows (the stored bytes themselves, or into reused buffers), block by block for blosc.
- * Used for an array's chunks and for the inner chunks of its shards.
+ * Used for an array's chunks and for the inner chunks of its shards. Chunks stored with their axes
+ * in another order (v2 order "F", a v3 "transpose" codec) are decoded into a scratch buffer, then
+ * permuted into C order.
  */
 final class ChunkDecoding {
   private final ChunkCodec codec;
@@ -28,7 +32,7 @@ final class ChunkDecoding {
   private final int elementSize;
   /** Decoded bytes of one chunk. */
   private final int size;
-  /** The chain's only codec when chunks can be decoded block by block, else null. */
+  /** The chain's only codec when chunks can be decoded block by block (in their stored order), else null. */
   private final BloscCodec blockCodec;
   /** The chain's only codec when it can decode into a reused buffer, else null. */
   private final DecodesInto intoCodec;
@@ -39,6 +43,10 @@ final class ChunkDecoding {
    * a v3 "bytes" codec with endian "big"), or null when nothing is swapped.
    */
   private final DataType swapped;
+  /** The C-order shape the plain chain stores a chunk in, when its axes are permuted, else null. */
+  private final int[] storedShape;
+  /** The permutation from {@link #storedShape} to the chunk's shape ({@link Transpose#permute}), or null. */
+  private final int[] axes;
 
   ChunkDecoding(DataType type, ChunkCodec codec, int[] shape) {
     this.codec = codec;
@@ -49,29 +57,52 @@ final class ChunkDecoding {
       count *= s;
     }
     this.size = type.isVariableLength() ? 0 : (int) Math.min(count * elementSize, Integer.MAX_VALUE);
-    boolean plain = isPlainChain(type, codec, shape.length);
+    boolean plain = isPlainChain(type, codec);
     BytesCodec compressor = plain ? compressorOf(codec) : null;
     this.swapped = plain ? swappedType(type, codec) : null;
     this.uncompressed = plain && compressor == null;
+    int[][] permutation = plain ? permutationOf(codec, shape) : null;
+    this.storedShape = permutation == null ? null : permutation[0];
+    this.axes = permutation == null ? null : permutation[1];
     this.blockCodec = compressor instanceof BloscCodec b ? b : null;
     this.intoCodec = compressor instanceof DecodesInto d ? d : null;
   }
 
   /**
-   * Whether the chain on fixed-size elements in C order is at most one compressor: v2 with no
-   * filters; v3 with the "bytes" codec and at most one bytes-to-bytes codec. Big-endian elements
-   * are swapped after decompressing (records with big-endian fields are left to the codec).
+   * Whether the chain on fixed-size elements is at most one compressor and a permutation of axes:
+   * v2 with no filters (either order); v3 with at most a "transpose" codec, the "bytes" codec and
+   * at most one bytes-to-bytes codec. Big-endian elements are swapped after decompressing (records
+   * with big-endian fields are left to the codec).
    */
-  private static boolean isPlainChain(DataType t, ChunkCodec codec, int rank) {
+  private static boolean isPlainChain(DataType t, ChunkCodec codec) {
     if (t.isVariableLength() || t.kind() == DataType.Kind.STRUCT && t.needsSwap()) {
       return false;
     }
     if (codec instanceof V2ChunkCodec v2) {
-      return v2.filters().isEmpty() && (!v2.fortranOrder() || rank <= 1);
+      return v2.filters().isEmpty();
     }
-    return codec instanceof V3ChunkCodec v3 && v3.arrayCodecs().isEmpty()
+    return codec instanceof V3ChunkCodec v3
+        && (v3.arrayCodecs().isEmpty()
+            || v3.arrayCodecs().size() == 1 && v3.arrayCodecs().get(0) instanceof TransposeCodec)
         && v3.bytesCodecs().size() <= 1 && v3.serializer() instanceof EndianCodec e
         && (e.order() != null || t.size() == 1);
+  }
+
+  /**
+   * The shape a plain chain stores a chunk of {@code shape} in and the axes that permute it back
+   * ({@link Transpose#permute}), or null when it is stored in C order.
+   */
+  private static int[][] permutationOf(ChunkCodec codec, int[] shape) {
+    if (codec instanceof V2ChunkCodec v2) {
+      return v2.fortranOrder() && shape.length > 1
+          ? new int[][] {Transpose.reversed(shape), Transpose.reversal(shape.length)} : null;
+    }
+    List<?> arrayCodecs = ((V3ChunkCodec) codec).arrayCodecs();
+    if (arrayCodecs.isEmpty()) {
+      return null;
+    }
+    TransposeCodec t = (TransposeCodec) arrayCodecs.get(0);
+    return new int[][] {t.encodedShape(shape), Transpose.inverse(t.order())};
   }
 
   /** The stored type to swap of a plain chain, or null when its elements are little-endian. */
@@ -95,8 +126,27 @@ final class ChunkDecoding {
     return bytes.isEmpty() ? null : bytes.get(0).codec();
   }
 
-  /** Whether {@link #decodeBlocks} can hand out a chunk block by block (blosc alone). */
+  /** Whether {@link #decodeBlocks} can hand out a chunk block by block (blosc alone), in C order. */
   boolean byBlock() {
+    return blockCodec != null && axes == null;
+  }
+
+  /**
+   * The permutation from a chunk as stored to C order ({@link Transpose#permute} of {@link
+   * #storedShape}) when its axes are stored in another order and {@link #decodeAsStored} and
+   * {@link #decodeBlocks} hand the chunk out as stored; else null.
+   */
+  int[] storedAxes() {
+    return axes != null && (uncompressed || intoCodec != null) ? axes.clone() : null;
+  }
+
+  /** The C-order shape a chunk is stored in: its own, or permuted (see {@link #storedAxes}). */
+  int[] storedShape() {
+    return (storedShape == null ? shape : storedShape).clone();
+  }
+
+  /** Whether {@link #decodeBlocks} can hand out a chunk block by block in its stored order. */
+  boolean byBlockAsStored() {
     return blockCodec != null;
   }
 
@@ -105,7 +155,10 @@ final class ChunkDecoding {
     return size;
   }
 
-  /** Hands the decoded bytes of {@code stored[0, storedLength)} to {@code sink}, block by block. */
+  /**
+   * Hands the decoded bytes of {@code stored[0, storedLength)} to {@code sink}, block by block, in
+   * the order they are stored ({@link #byBlockAsStored}).
+   */
   void decodeBlocks(byte[] stored, int storedLength, DecodeBuffers buffers, BlockSink sink)
       throws IOException {
     BlockSink target = swapped == null ? sink : new SwappedBlocks(sink, swapped, buffers);
@@ -113,26 +166,64 @@ final class ChunkDecoding {
   }
 
   /**
-   * The decoded bytes in {@code [0, size)}: {@code stored} itself when it holds them, else scratch
-   * buffer 0 of {@code buffers} when the chain decodes into a buffer, else a new array.
+   * The decoded bytes in {@code [0, size)}, in C order: {@code stored} itself when it holds them,
+   * else scratch buffer 0 of {@code buffers} when the chain decodes into a buffer, else a new array.
    */
   byte[] decodeWhole(byte[] stored, int storedLength, DecodeBuffers buffers) throws IOException {
-    if (uncompressed && storedLength == size) {
-      if (swapped == null) {
-        return stored;
-      }
-      byte[] out = buffers.get(0, size);
-      System.arraycopy(stored, 0, out, 0, size);
-      return swap(out);
+    if (axes == null) {
+      return decodeAsStored(stored, storedLength, buffers);
     }
-    if (intoCodec == null) {
-      // any other chain, or a stored chunk of the wrong size, which decoding reports
-      byte[] exact = stored.length == storedLength ? stored : Arrays.copyOf(stored, storedLength);
-      return codec.decode(exact, shape).bytes();
+    byte[] decoded = decompress(stored, storedLength, buffers, 4);
+    if (decoded == null) {
+      return decodeByCodec(stored, storedLength);
     }
     byte[] out = buffers.get(0, size);
-    intoCodec.decodeInto(stored, storedLength, out, size, buffers);
+    Transpose.permuteInto(decoded, out, storedShape, axes, elementSize);
     return swap(out);
+  }
+
+  /**
+   * As {@link #decodeWhole}, but with the axes in the order they are stored when {@link
+   * #storedAxes} says so.
+   */
+  byte[] decodeAsStored(byte[] stored, int storedLength, DecodeBuffers buffers) throws IOException {
+    byte[] decoded = decompress(stored, storedLength, buffers, 0);
+    if (decoded == null) {
+      return decodeByCodec(stored, storedLength);
+    }
+    if (decoded != stored) {
+      return swap(decoded);
+    }
+    if (swapped == null) {
+      return stored;
+    }
+    byte[] out = buffers.get(0, size);
+    System.arraycopy(stored, 0, out, 0, size);
+    return swap(out);
+  }
+
+  /**
+   * The decompressed bytes of a plain chain, not yet swapped nor permuted: {@code stored} itself
+   * when uncompressed, else decoded into scratch buffer {@code slot}; null for any other chain,
+   * or a stored chunk of the wrong size.
+   */
+  private byte[] decompress(byte[] stored, int storedLength, DecodeBuffers buffers, int slot)
+      throws IOException {
+    if (uncompressed && storedLength == size) {
+      return stored;
+    }
+    if (intoCodec == null) {
+      return null;
+    }
+    byte[] out = buffers.get(slot, size);
+    intoCodec.decodeInto(stored, storedLength, out, size, buffers);
+    return out;
+  }
+
+  /** The chunk decoded by its codec chain into a new array (which reports a chunk of the wrong size). */
+  private byte[] decodeByCodec(byte[] stored, int storedLength) throws IOException {
+    byte[] exact = stored.length == storedLength ? stored : Arrays.copyOf(stored, storedLength);
+    return codec.decode(exact, shape).bytes();
   }
 
   private byte[] swap(byte[] decoded) {

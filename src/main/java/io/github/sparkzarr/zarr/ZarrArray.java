@@ -62,12 +62,43 @@ public final class ZarrArray {
    */
   public boolean readChunkBlocks(long[] coords, DecodeBuffers buffers, BlockSink sink)
       throws IOException {
+    return readChunkBlocks(coords, buffers, sink, false);
+  }
+
+  /**
+   * For chunks stored with their axes in another order (v2 order "F", a v3 "transpose" codec) that
+   * {@link #readChunkBlocksAsStored} can hand out as stored: axis {@code i} of a chunk is axis
+   * {@code storedAxes()[i]} of the stored one, whose C-order shape is {@link #storedChunkShape}.
+   * Null when chunks are stored in C order, or when only their codec chain can decode them.
+   */
+  public int[] storedAxes() {
+    return decoding.storedAxes();
+  }
+
+  /** The C-order shape a chunk's decoded bytes have as stored: see {@link #storedAxes}. */
+  public int[] storedChunkShape() {
+    return decoding.storedShape();
+  }
+
+  /**
+   * As {@link #readChunkBlocks}, but the decoded bytes are in the C order of {@link
+   * #storedChunkShape} when {@link #storedAxes} is not null, block by block when blosc is the
+   * whole chain: for a reader to whom the order of elements does not matter (aggregates), which
+   * so skips permuting every chunk.
+   */
+  public boolean readChunkBlocksAsStored(long[] coords, DecodeBuffers buffers, BlockSink sink)
+      throws IOException {
+    return readChunkBlocks(coords, buffers, sink, true);
+  }
+
+  private boolean readChunkBlocks(long[] coords, DecodeBuffers buffers, BlockSink sink,
+      boolean asStored) throws IOException {
     String key = chunkKey(coords);
     ReadBuffer stored = buffers.stored();
     if (!store.read(key, maxStoredChunkBytes(), stored)) {
       return false;
     }
-    decodeChunkBlocks(key, stored.array(), stored.length(), buffers, sink);
+    decodeBlocks(key, decoding, stored.array(), stored.length(), buffers, sink, asStored);
     return true;
   }
 
@@ -89,7 +120,7 @@ public final class ZarrArray {
     if (!store.read(key, maxStoredChunkBytes(), stored)) {
       return null;
     }
-    return decodeWhole(key, decoding, stored.array(), stored.length(), buffers);
+    return decodeWhole(key, decoding, stored.array(), stored.length(), buffers, false);
   }
 
   /**
@@ -99,14 +130,17 @@ public final class ZarrArray {
    */
   public void decodeChunkBlocks(String key, byte[] stored, int storedLength, DecodeBuffers buffers,
       BlockSink sink) throws IOException {
-    decodeBlocks(key, decoding, stored, storedLength, buffers, sink);
+    decodeBlocks(key, decoding, stored, storedLength, buffers, sink, false);
   }
 
-  /** {@link #decodeChunkBlocks} for chunks of {@code decoding}: an array's, or its shards' inner chunks. */
+  /**
+   * {@link #decodeChunkBlocks} for chunks of {@code decoding} (an array's, or its shards' inner
+   * chunks), in C order or, {@code asStored}, in their stored order ({@link #storedAxes}).
+   */
   private void decodeBlocks(String key, ChunkDecoding decoding, byte[] stored, int storedLength,
-      DecodeBuffers buffers, BlockSink sink) throws IOException {
-    if (!decoding.byBlock()) {
-      sink.block(decodeWhole(key, decoding, stored, storedLength, buffers), 0, 0, decoding.size());
+      DecodeBuffers buffers, BlockSink sink, boolean asStored) throws IOException {
+    if (asStored ? !decoding.byBlockAsStored() : !decoding.byBlock()) {
+      sink.block(decodeWhole(key, decoding, stored, storedLength, buffers, asStored), 0, 0, decoding.size());
       return;
     }
     try {
@@ -122,9 +156,10 @@ public final class ZarrArray {
    * chain decodes into a buffer, else a new array.
    */
   private byte[] decodeWhole(String key, ChunkDecoding decoding, byte[] stored, int storedLength,
-      DecodeBuffers buffers) throws ZarrException {
+      DecodeBuffers buffers, boolean asStored) throws ZarrException {
     try {
-      return decoding.decodeWhole(stored, storedLength, buffers);
+      return asStored ? decoding.decodeAsStored(stored, storedLength, buffers)
+          : decoding.decodeWhole(stored, storedLength, buffers);
     } catch (ZarrException e) {
       throw e;
     } catch (IOException | RuntimeException e) {
@@ -163,7 +198,7 @@ public final class ZarrArray {
           (stored, inChunk, inBox, overlap) -> {
             BlockSink s = sink.open(innerShape, inChunk, inBox, overlap);
             if (stored != null) {
-              decodeBlocks(key, innerDecoding, stored, stored.length, buffers, s);
+              decodeBlocks(key, innerDecoding, stored, stored.length, buffers, s, false);
               return;
             }
             if (fill[0] == null) {

@@ -20,8 +20,10 @@ import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
 import io.github.sparkzarr.zarr.codec.compress.GzipCodec;
 import io.github.sparkzarr.zarr.codec.compress.ZstdCodec;
+import io.github.sparkzarr.zarr.codec.v3.ArrayToArrayCodec;
 import io.github.sparkzarr.zarr.codec.v3.BytesToBytesCodec;
 import io.github.sparkzarr.zarr.codec.v3.EndianCodec;
+import io.github.sparkzarr.zarr.codec.v3.TransposeCodec;
 import io.github.sparkzarr.zarr.codec.v3.V3ChunkCodec;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.dtype.NumpyDtype;
@@ -151,10 +153,12 @@ class ZarrArrayTest {
    * alone does, and a truncated chunk fails naming the store and key.
    */
   @ParameterizedTest
-  @CsvSource({"2,none,<i4", "2,zstd,<i4", "2,blosc,<i4", "2,gzip,<i4", "2,none,>i4", "2,zstd,>i4",
-      "2,blosc,>i4", "2,gzip,>i4", "3,none,>i4", "3,zstd,>i4", "3,blosc,>i4", "3,zstd,<i4"})
+  @CsvSource({"2,none,<i4,C", "2,zstd,<i4,C", "2,blosc,<i4,C", "2,gzip,<i4,C", "2,none,>i4,C",
+      "2,zstd,>i4,C", "2,blosc,>i4,C", "2,gzip,>i4,C", "3,none,>i4,C", "3,zstd,>i4,C",
+      "3,blosc,>i4,C", "3,zstd,<i4,C", "2,none,<i4,F", "2,blosc,<i4,F", "2,zstd,>i4,F",
+      "2,gzip,<i4,F", "3,none,<i4,F", "3,zstd,<i4,F", "3,blosc,>i4,F"})
   void chunksReadIntoAReusedArrayDecodeAsAlone(int format, String compressor, String dtype,
-      @TempDir java.nio.file.Path dir) throws Exception {
+      char order, @TempDir java.nio.file.Path dir) throws Exception {
     HadoopStore store = new HadoopStore(dir.toUri().toString(), new Configuration());
     DataType storedType = NumpyDtype.parse(dtype);
     DataType type = storedType.littleEndian();
@@ -165,43 +169,46 @@ class ZarrArrayTest {
       default -> null;
     };
     FillValue fill = FillValue.parseV2(Json.nodes().numberNode(0), type);
+    int[] chunk = {32, 16}; // not square, so that a chunk's shape and its transposed shape differ
     ZarrArray a;
     if (format == 2) {
       a = ZarrHierarchy.writeArrayV2(store, "a", new ArrayMetadata(2, new long[] {64, 64},
-          new int[] {32, 32}, storedType, FillValue.parseV2(Json.nodes().numberNode(0), storedType),
-          new V2ChunkCodec(storedType, false, List.of(), codec), ChunkKeyEncoding.v2('.'), List.of("y", "x"),
+          chunk, storedType, FillValue.parseV2(Json.nodes().numberNode(0), storedType),
+          new V2ChunkCodec(storedType, order == 'F', List.of(), codec), ChunkKeyEncoding.v2('.'), List.of("y", "x"),
           Json.object()));
     } else {
       // v3: the "bytes" codec holds the byte order
       EndianCodec bytes = storedType.needsSwap() ? new EndianCodec(ByteOrder.BIG_ENDIAN) : EndianCodec.little();
       List<BytesToBytesCodec> compressors = codec == null ? List.of()
           : List.of(new BytesToBytesCodec(compressor, Json.object(), codec));
+      // order F: a "transpose" codec stores the chunk's axes reversed
+      List<ArrayToArrayCodec> transpose = order == 'F' ? List.of(new TransposeCodec(new int[] {1, 0}, 2)) : List.of();
       a = ZarrHierarchy.writeArrayV3(store, "a", new ArrayMetadata(3, new long[] {64, 64},
-          new int[] {32, 32}, type, fill, new V3ChunkCodec(type, List.of(), bytes, compressors),
+          chunk, type, fill, new V3ChunkCodec(type, transpose, bytes, compressors),
           ChunkKeyEncoding.v3Default('/'), List.of("y", "x"), Json.object()));
     }
     writeRamp(a);
     java.util.Random random = new java.util.Random(3);
-    int size = 32 * 32 * 4;
+    int size = 32 * 16 * 4;
     byte[] noise = new byte[size];
     random.nextBytes(noise);
     byte[] constant = new byte[size];
     Arrays.fill(constant, (byte) 5);
-    a.writeChunk(new long[] {0, 0}, ChunkData.ofBytes(type, new int[] {32, 32}, noise));
-    a.writeChunk(new long[] {0, 1}, ChunkData.ofBytes(type, new int[] {32, 32}, constant));
+    a.writeChunk(new long[] {0, 0}, ChunkData.ofBytes(type, chunk, noise));
+    a.writeChunk(new long[] {0, 1}, ChunkData.ofBytes(type, chunk, constant));
     DecodeBuffers buffers = new DecodeBuffers();
-    long[][] order = {{0, 0}, {0, 1}, {1, 0}, {0, 0}, {0, 1}};
-    for (long[] c : order) {
+    long[][] visits = {{0, 0}, {0, 1}, {1, 0}, {0, 0}, {0, 1}};
+    for (long[] c : visits) {
       byte[] got = new byte[size];
       assertTrue(a.readChunkBlocks(c, buffers, (buffer, offset, start, length) ->
           System.arraycopy(buffer, offset, got, start, length)));
-      assertArrayEquals(a.readChunk(c).bytes(), got, compressor + " chunk " + Arrays.toString(c));
+      assertArrayEquals(a.readChunk(c).bytes(), got, compressor + " order " + order + " chunk " + Arrays.toString(c));
     }
     assertFalse(a.readChunkBlocks(new long[] {1, 1}, buffers, (b, o, s, l) -> fail("missing chunk")));
     // whole chunks: one buffer from chunk to chunk, but where the chain decodes only into new arrays
     DecodeBuffers wholeBuffers = new DecodeBuffers();
     byte[] first = null;
-    for (long[] c : order) {
+    for (long[] c : visits) {
       byte[] got = a.readChunkBytes(c, wholeBuffers);
       assertArrayEquals(a.readChunk(c).bytes(), Arrays.copyOf(got, size), compressor + " chunk " + Arrays.toString(c));
       if (first == null) {

@@ -233,6 +233,13 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
           feeders.add(feeder);
           return feeder;
         });
+      } else if (array.storedAxes() != null && keyDims.length == 0) {
+        // Without groups the order of the elements does not matter: a chunk stored with its axes
+        // permuted is added as it lies (3x less CPU for a sum of Fortran-ordered blosc chunks).
+        // With groups, rows along the last axis in C order are added faster than the short runs
+        // the stored order makes of them, which pays for the permutation.
+        feeders.add(storedOrderFeeder(type, cf, targets, array, start, len, slotOf));
+        stored = array.readChunkBlocksAsStored(chunk, buffers, feeders.get(0));
       } else {
         feeders.add(feeder(type, cf, targets, shape, start, len, slotOf));
         stored = array.readChunkBlocks(chunk, buffers, feeders.get(0));
@@ -252,6 +259,22 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
       feeding += feeder.nanos();
     }
     decodeNanos += System.nanoTime() - t0 - (store.fetchNanos() - fetch0) - feeding;
+  }
+
+  /**
+   * {@link #feeder} without groups for a chunk of {@code array} decoded in its stored order
+   * ({@link ZarrArray#storedAxes}): the box is moved to the stored axes.
+   */
+  private ChunkFeeder storedOrderFeeder(DataType type, CfDecoding cf, Accumulator[] targets,
+      ZarrArray array, int[] start, int[] len, int[] slotOf) {
+    int[] axes = array.storedAxes();
+    int[] storedStart = new int[axes.length];
+    int[] storedLen = new int[axes.length];
+    for (int d = 0; d < axes.length; d++) {
+      storedStart[axes[d]] = start[d];
+      storedLen[axes[d]] = len[d];
+    }
+    return feeder(type, cf, targets, array.storedChunkShape(), storedStart, storedLen, slotOf);
   }
 
   /** Feeds the box {@code [start, start + len)} of a chunk of {@code shape} to the targets. */

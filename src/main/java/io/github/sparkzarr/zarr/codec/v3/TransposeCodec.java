@@ -26,6 +26,11 @@ public final class TransposeCodec implements ArrayToArrayCodec {
     this.order = order.clone();
   }
 
+  /** Encoded axis i is decoded axis order()[i]. */
+  public int[] order() {
+    return order.clone();
+  }
+
   @Override
   public String name() {
     return NAME;
