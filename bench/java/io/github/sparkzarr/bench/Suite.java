@@ -122,7 +122,7 @@ public final class Suite {
 
   /**
    * One thread decoding every chunk of a store, in passes (the first warms the JIT and the page
-   * cache), into buffers reused from chunk to chunk, the fastest way the library decodes to
+   * cache; the median of the next max(3, reps) is kept: the machine's speed moves), into buffers reused from chunk to chunk, the fastest way the library decodes to
    * memory (blosc blocks un-shuffled into scratch, zstd into one chunk buffer). Counts only
    * decoding: the stored bytes are read before the clock starts ({@code withReads}: the clock
    * also runs while each chunk's file is read, from the page cache, into a reused buffer, as the
@@ -139,7 +139,7 @@ public final class Suite {
     long[] checksum = new long[1];
     // Reads the last byte of every piece, which keeps the JIT from skipping work.
     BlockSink lastBytes = (buffer, offset, start, length) -> checksum[0] += buffer[offset + length - 1];
-    for (int pass = 0; pass <= Math.max(1, reps / 2); pass++) {
+    for (int pass = 0; pass <= Math.max(3, reps); pass++) {
       long nanos = 0;
       long cpuNanos = 0;
       for (long[] c : allChunks(array)) {
