@@ -85,8 +85,7 @@ public final class Suite {
         + String.format(Locale.ROOT, "%.3f", decodedBytes() / Math.pow(2, 30)) + " GiB decoded");
 
     for (String s : STORES) {
-      decodeLimit(s, false);
-      decodeLimit(s, true);
+      decodeLimit(s);
     }
 
     spark = SparkSession.builder()
@@ -124,14 +123,12 @@ public final class Suite {
    * One thread decoding every chunk of a store, in passes (the first warms the JIT and the page
    * cache; the median of the next max(3, reps) is kept: the machine's speed moves), into buffers reused from chunk to chunk, the fastest way the library decodes to
    * memory (blosc blocks un-shuffled into scratch, zstd into one chunk buffer). Counts only
-   * decoding: the stored bytes are read before the clock starts ({@code withReads}: the clock
-   * also runs while each chunk's file is read, from the page cache, into a reused buffer, as the
-   * scan reads it). Records wall time and the thread's CPU time: on a shared machine only the
-   * latter is the codec's limit.
+   * decoding: the stored bytes are read before the clock starts. Records wall time and the
+   * thread's CPU time: on a shared machine only the latter is the codec's limit.
    */
-  void decodeLimit(String name, boolean withReads) throws IOException {
+  void decodeLimit(String name) throws IOException {
     ZarrArray array = open(name);
-    String label = (withReads ? "read+decode limit " : "decode limit ") + name;
+    String label = "decode limit " + name;
     java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
     List<Double> wall = new ArrayList<>();
     List<Double> cpu = new ArrayList<>();
@@ -144,14 +141,10 @@ public final class Suite {
       long cpuNanos = 0;
       for (long[] c : allChunks(array)) {
         String key = array.chunkKey(c);
-        byte[] stored = withReads ? null : array.store().get(key).orElseThrow();
+        byte[] stored = array.store().get(key).orElseThrow();
         long c0 = threads.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
-        if (withReads) {
-          array.readChunkBlocks(c, buffers, lastBytes);
-        } else {
-          array.decodeChunkBlocks(key, stored, stored.length, buffers, lastBytes);
-        }
+        array.decodeChunkBlocks(key, stored, stored.length, buffers, lastBytes);
         nanos += System.nanoTime() - t0;
         cpuNanos += threads.getCurrentThreadCpuTime() - c0;
       }
@@ -403,11 +396,6 @@ public final class Suite {
           codec ? (mib / get("full scan sum(value) zarr_" + s + " [task CPU]"))
               / get("decode limit " + s + " MiB/s [thread CPU]") : Double.NaN,
           ">= 0.7");
-      // Not the measure: how far the scan is from a plain loop doing the same reads too.
-      ratio(out, "scan MiB/s / (read+decode limit x " + CORES + "): reading the files counted in the limit too, " + s,
-          (mib / scan) / (CORES * get("read+decode limit " + s + " MiB/s")), "");
-      ratio(out, "same, from CPU time, " + s, (mib / get("full scan sum(value) zarr_" + s + " [task CPU]"))
-          / get("read+decode limit " + s + " MiB/s [thread CPU]"), "");
       ratio(out, "Spark on Zarr / xarray+dask, " + s, scan / get("xarray+dask sum(value) " + s), "<= 0.5");
       double rows = get("full scan sum(value), no aggregate pushdown, zarr_" + s + "_rows");
       ratio(out, "without aggregate pushdown: full scan Zarr " + s + " / Parquet",
