@@ -103,7 +103,7 @@ public final class Variants {
     }
   }
 
-  private static double storedMiB(Path store) throws Exception {
+  static double storedMiB(Path store) throws Exception {
     try (var files = Files.walk(store)) {
       return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum() / 1048576.0;
     }
