@@ -5,6 +5,7 @@ import io.github.sparkzarr.spark.schema.DatasetView;
 import io.github.sparkzarr.spark.schema.DatasetView.Dimension;
 import io.github.sparkzarr.spark.schema.DatasetView.Variable;
 import io.github.sparkzarr.zarr.ZarrArray;
+import io.github.sparkzarr.zarr.chunk.BoxCopy;
 import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.store.CountingStore;
@@ -41,6 +42,8 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
   private final DecodeBuffers[] decodeBuffers;
   /** Per variable: its fill chunk, once one was needed. */
   private final byte[][] fillChunks;
+  /** Per variable: the selected box of its current chunk, when that is not the whole chunk. */
+  private final byte[][] boxBuffers;
   /** The last region read per column, with the box it covers: neighbouring chunks often share it. */
   private final Map<String, Region> lastRegion = new HashMap<>();
   private long next;
@@ -60,6 +63,7 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
     variableWriters = new ValueWriter[nv];
     decodeBuffers = new DecodeBuffers[nv];
     fillChunks = new byte[nv][];
+    boxBuffers = new byte[nv][];
     int nd = view.rank();
     coordinates = new ZarrArray[nd];
     coordinateWriters = new ValueWriter[nd];
@@ -164,11 +168,19 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
     ChunkData data;
     boolean sameGrid = var.coversAll(view.rank())
         && Arrays.equals(array.metadata().chunkShape(), view.planChunks());
-    if (sameGrid && wholeChunk(array.metadata().chunkShape(), len)
-        && ChunkValueVector.supports(array.memoryType(), var.cf())) {
-      // Rows are the chunk's elements in order: read them in place, from a buffer reused per chunk
-      // (a whole shard is assembled there from its inner chunks).
-      return new ChunkValueVector(chunkBytes(index, chunk), array.memoryType(), var.cf(), rows, var.type());
+    if (sameGrid && ChunkValueVector.supports(array.memoryType(), var.cf())) {
+      int[] chunkShape = array.metadata().chunkShape();
+      if (wholeChunk(chunkShape, len)) {
+        // Rows are the chunk's elements in order: read them in place, from a buffer reused per chunk
+        // (a whole shard is assembled there from its inner chunks).
+        return new ChunkValueVector(chunkBytes(index, chunk), array.memoryType(), var.cf(), rows, var.type());
+      }
+      int[] start = runStarts(chunk, sel);
+      if (start != null && !array.readsPartialChunks()) {
+        // An edge chunk, or a box of one: its rows copied out in runs, into a buffer reused per chunk.
+        return new ChunkValueVector(boxBytes(index, chunk, chunkShape, start, len), array.memoryType(), var.cf(),
+            rows, var.type());
+      }
     }
     // Parts of shards go through region reads, which fetch only the inner chunks selected.
     boolean aligned = sameGrid && !array.readsPartialChunks();
@@ -234,6 +246,34 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
   }
 
   /** Whether the selection is all of a chunk of {@code chunkShape} (positions are sorted and unique). */
+  /**
+   * Where the selection starts inside the chunk along each dimension, when it is one run of
+   * consecutive positions along every dimension; else null.
+   */
+  private int[] runStarts(long[] chunk, long[][] sel) {
+    int[] start = new int[sel.length];
+    for (int d = 0; d < sel.length; d++) {
+      long[] s = sel[d];
+      if (s[s.length - 1] - s[0] + 1 != s.length) {
+        return null;
+      }
+      start[d] = (int) (s[0] - chunk[d] * view.planChunks()[d]);
+    }
+    return start;
+  }
+
+  /** The box {@code start}, {@code len} of a variable's decoded chunk, compact in C order. */
+  private byte[] boxBytes(int index, long[] chunk, int[] chunkShape, int[] start, int[] len) throws IOException {
+    byte[] bytes = chunkBytes(index, chunk);
+    int elementSize = variables[index].memoryType().size();
+    int size = Math.toIntExact(ChunkData.count(len) * elementSize);
+    if (boxBuffers[index] == null || boxBuffers[index].length < size) {
+      boxBuffers[index] = new byte[size];
+    }
+    BoxCopy.copy(bytes, chunkShape, start, boxBuffers[index], len, new int[len.length], len, elementSize);
+    return boxBuffers[index];
+  }
+
   private static boolean wholeChunk(int[] chunkShape, int[] len) {
     for (int k = 0; k < chunkShape.length; k++) {
       if (len[k] != chunkShape[k]) {
