@@ -246,7 +246,7 @@ final class AggregatePlanner {
   /** Over every dimension in order (not broadcast), and read in place by aggregates. */
   private boolean readable(OutputColumn c) {
     DatasetView.Variable v = view.variables().get(c.index());
-    return v.coversAll(view.rank()) && NumericChunk.supportsAggregates(memoryType(c), v.cf());
+    return v.coversAll(view.rank()) && NumericChunk.supports(memoryType(c), v.cf());
   }
 
   private DataType memoryType(OutputColumn c) {

@@ -9,11 +9,12 @@ import org.apache.spark.sql.vectorized.ColumnarMap;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * A zero-copy column over a whole decoded chunk of int32, int64, float32 or float64: row i is
- * element i of the little-endian bytes, read in place. Saves what a copy costs per chunk and
- * column: a chunk-sized array allocated (often a humongous G1 object), zeroed and filled. When the
- * variable masks fill values (CF decoding without scaling), the missing rows are found once
- * ({@link MissingRows}) and only remembered when there are any.
+ * A zero-copy column over a decoded chunk of the numbers {@link NumericChunk#supports} reads
+ * (integers of 1 to 8 bytes, float32, float64): row i is element i of the little-endian bytes,
+ * read in place; integers packed by CF scaling are unpacked as they are read, as the copying
+ * writers unpack them. Saves what a copy costs per chunk and column: a chunk-sized array allocated
+ * (often a humongous G1 object), zeroed and filled. When the variable masks fill values, the
+ * missing rows are found once ({@link MissingRows}) and only remembered when there are any.
  */
 final class ChunkValueVector extends ColumnVector {
   private final NumericChunk elements;
@@ -28,7 +29,8 @@ final class ChunkValueVector extends ColumnVector {
 
   /**
    * The first {@code rows} elements of {@code bytes}, a little-endian array of {@code t}, as a
-   * column of {@code sparkType} (the variable's column type: {@code t}'s, as masking keeps it).
+   * column of {@code sparkType} (the variable's column type: {@code t}'s, as masking keeps it, or
+   * the unpacked values' float or double).
    */
   ChunkValueVector(byte[] bytes, DataType t, CfDecoding cf, int rows,
       org.apache.spark.sql.types.DataType sparkType) {
@@ -58,37 +60,37 @@ final class ChunkValueVector extends ColumnVector {
   }
 
   @Override
-  public int getInt(int rowId) {
-    return elements.intAt(rowId);
-  }
-
-  @Override
-  public long getLong(int rowId) {
-    return elements.longAt(rowId);
-  }
-
-  @Override
-  public float getFloat(int rowId) {
-    return elements.floatAt(rowId);
-  }
-
-  @Override
-  public double getDouble(int rowId) {
-    return elements.doubleAt(rowId);
-  }
-
-  @Override
-  public boolean getBoolean(int rowId) {
-    throw unsupported();
-  }
-
-  @Override
   public byte getByte(int rowId) {
-    throw unsupported();
+    return (byte) elements.integralAt(rowId);
   }
 
   @Override
   public short getShort(int rowId) {
+    return (short) elements.integralAt(rowId);
+  }
+
+  @Override
+  public int getInt(int rowId) {
+    return elements.layout == NumericChunk.Layout.INT32 ? elements.intAt(rowId) : (int) elements.integralAt(rowId);
+  }
+
+  @Override
+  public long getLong(int rowId) {
+    return elements.layout == NumericChunk.Layout.INT64 ? elements.longAt(rowId) : elements.integralAt(rowId);
+  }
+
+  @Override
+  public float getFloat(int rowId) {
+    return elements.unpacks ? (float) elements.floatingAt(rowId) : elements.floatAt(rowId);
+  }
+
+  @Override
+  public double getDouble(int rowId) {
+    return elements.unpacks ? elements.floatingAt(rowId) : elements.doubleAt(rowId);
+  }
+
+  @Override
+  public boolean getBoolean(int rowId) {
     throw unsupported();
   }
 

@@ -110,30 +110,23 @@ final class NumericChunk {
   }
 
   /**
-   * Whether a variable of memory type {@code t} with decoding {@code cf} can be read in place:
-   * 4- and 8-byte signed integers and floats, no scaling or time decoding (masking is fine).
+   * Whether a variable of memory type {@code t} with decoding {@code cf} can be read in place, by
+   * the in-place column and by aggregates computed in the scan: 4- and 8-byte signed integers and
+   * floats, 1- and 2-byte integers and uint32, signed or not (whose values a long holds), with
+   * their stored values (masking is fine, time decoding is not), and integers packed by CF scaling
+   * with a finite scale and offset.
    */
   static boolean supports(DataType t, CfDecoding cf) {
-    boolean numeric = (t.kind() == DataType.Kind.INT || t.kind() == DataType.Kind.FLOAT)
-        && (t.size() == 4 || t.size() == 8);
-    return numeric && storedValues(cf);
+    boolean integer = t.kind() == DataType.Kind.INT || t.kind() == DataType.Kind.UINT;
+    boolean plain = (t.kind() == DataType.Kind.INT || t.kind() == DataType.Kind.FLOAT) && (t.size() == 4 || t.size() == 8);
+    boolean small = integer && (t.size() == 1 || t.size() == 2 || t.kind() == DataType.Kind.UINT && t.size() == 4);
+    boolean held = integer && (small || t.kind() == DataType.Kind.INT);
+    return (plain || small) && storedValues(cf) || held && packed(cf);
   }
 
   /** Whether the values read are the stored ones: no scaling or time decoding (masking is fine). */
   private static boolean storedValues(CfDecoding cf) {
     return cf == null || (!cf.scaled() && cf.time() == null);
-  }
-
-  /**
-   * Whether aggregates computed in the scan can read a variable in place: what {@link #supports}
-   * says, 1- and 2-byte integers and uint32, signed or not (whose values a long holds), and
-   * integers packed by CF scaling with a finite scale and offset.
-   */
-  static boolean supportsAggregates(DataType t, CfDecoding cf) {
-    boolean integer = t.kind() == DataType.Kind.INT || t.kind() == DataType.Kind.UINT;
-    boolean small = integer && (t.size() == 1 || t.size() == 2 || t.kind() == DataType.Kind.UINT && t.size() == 4);
-    boolean held = integer && (small || t.kind() == DataType.Kind.INT);
-    return supports(t, cf) || small && storedValues(cf) || held && packed(cf);
   }
 
   /** Whether {@code cf} unpacks integers by a finite scale and offset, and nothing more. */

@@ -114,14 +114,83 @@ class ChunkValueVectorTest {
   }
 
   @Test
-  void onlyPlainNumbersWithoutScalingAreReadInPlace() {
+  void numbersAndPackedIntegersAreReadInPlace() {
     DataType f4 = DataType.numeric(DataType.Kind.FLOAT, 4, ByteOrder.LITTLE_ENDIAN);
+    DataType i2 = DataType.numeric(DataType.Kind.INT, 2, ByteOrder.LITTLE_ENDIAN);
+    CfDecoding packed = new CfDecoding(new double[0], false, 2, 0, true, true, null);
     assertTrue(ChunkValueVector.supports(f4, null));
     assertTrue(ChunkValueVector.supports(f4, MASK_NAN));
-    assertFalse(ChunkValueVector.supports(f4, new CfDecoding(new double[0], false, 2, 0, true, true, null)));
-    assertFalse(ChunkValueVector.supports(DataType.numeric(DataType.Kind.INT, 2, ByteOrder.LITTLE_ENDIAN), null));
-    assertFalse(ChunkValueVector.supports(DataType.numeric(DataType.Kind.UINT, 4, ByteOrder.LITTLE_ENDIAN), null));
+    assertFalse(ChunkValueVector.supports(f4, packed), "packed floats are unpacked by the copying writers");
+    assertTrue(ChunkValueVector.supports(i2, null));
+    assertTrue(ChunkValueVector.supports(i2, packed));
+    assertFalse(ChunkValueVector.supports(i2, new CfDecoding(new double[0], false, Double.NaN, 0, true, true, null)));
+    assertTrue(ChunkValueVector.supports(DataType.numeric(DataType.Kind.UINT, 4, ByteOrder.LITTLE_ENDIAN), null));
+    assertFalse(ChunkValueVector.supports(DataType.numeric(DataType.Kind.UINT, 8, ByteOrder.LITTLE_ENDIAN), null));
     assertFalse(ChunkValueVector.supports(DataType.numeric(DataType.Kind.FLOAT, 2, ByteOrder.LITTLE_ENDIAN), null));
+  }
+
+  /**
+   * Integers of 1, 2 and 4 bytes, signed or not, plain, masked, and packed to float or double
+   * (negative scale too): every row as the copying writers put it, bit for bit.
+   */
+  @Test
+  void smallAndPackedIntegersMatchTheCopy() {
+    java.util.Random random = new java.util.Random(5);
+    CfDecoding[] decodings = {
+        null,
+        new CfDecoding(new double[] {-7, 200}, false, 1, 0, false, true, null),
+        new CfDecoding(new double[] {-7}, false, 0.01, 273.15, true, true, null),
+        new CfDecoding(new double[] {200}, false, -0.5, 3.25, true, false, null),
+    };
+    int rows = 1000;
+    int casesWithNulls = 0;
+    for (DataType.Kind kind : new DataType.Kind[] {DataType.Kind.INT, DataType.Kind.UINT}) {
+      for (int size : new int[] {1, 2, 4}) {
+        DataType t = DataType.numeric(kind, size, ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer b = ByteBuffer.allocate(rows * size).order(ByteOrder.LITTLE_ENDIAN);
+        for (int r = 0; r < rows; r++) {
+          long v = r % 97 == 0 ? -7 : r % 89 == 0 ? 200 : random.nextLong();
+          switch (size) {
+            case 1 -> b.put((byte) v);
+            case 2 -> b.putShort((short) v);
+            default -> b.putInt((int) v);
+          }
+        }
+        for (CfDecoding cf : decodings) {
+          if (kind == DataType.Kind.INT && size == 4 && cf != null && !cf.scaled()) {
+            continue; // int32 masked: integersAndDoublesWithAMaskedValue
+          }
+          org.apache.spark.sql.types.DataType sparkType = cf == null || !cf.scaled()
+              ? io.github.sparkzarr.spark.schema.SparkTypes.of(t) : cf.sparkType(null);
+          ChunkValueVector v = new ChunkValueVector(b.array(), t, cf, rows, sparkType);
+          OnHeapColumnVector copy = copy(b.array(), t, cf, rows, sparkType);
+          for (int r = 0; r < rows; r++) {
+            String at = kind + " " + size + " " + cf + " row " + r;
+            assertEquals(copy.isNullAt(r), v.isNullAt(r), at);
+            if (copy.isNullAt(r)) {
+              continue;
+            }
+            if (sparkType == DataTypes.ByteType) {
+              assertEquals(copy.getByte(r), v.getByte(r), at);
+            } else if (sparkType == DataTypes.ShortType) {
+              assertEquals(copy.getShort(r), v.getShort(r), at);
+            } else if (sparkType == DataTypes.IntegerType) {
+              assertEquals(copy.getInt(r), v.getInt(r), at);
+            } else if (sparkType == DataTypes.LongType) {
+              assertEquals(copy.getLong(r), v.getLong(r), at);
+            } else if (sparkType == DataTypes.FloatType) {
+              assertEquals(Float.floatToIntBits(copy.getFloat(r)), Float.floatToIntBits(v.getFloat(r)), at);
+            } else {
+              assertEquals(Double.doubleToLongBits(copy.getDouble(r)), Double.doubleToLongBits(v.getDouble(r)), at);
+            }
+          }
+          assertEquals(copy.numNulls(), v.numNulls(), kind + " " + size + " " + cf);
+          casesWithNulls += v.numNulls() > 0 ? 1 : 0;
+        }
+      }
+    }
+    // -7 is stored by the signed types, 200 by all but int8: 5 + 3 + 5 of the masking decodings
+    assertEquals(13, casesWithNulls);
   }
 
   private static OnHeapColumnVector copy(byte[] bytes, DataType t, CfDecoding cf, int n,
