@@ -226,6 +226,16 @@ final class NumericChunk {
     return masked.length > 0;
   }
 
+  /** How many values besides NaN are masked. */
+  int maskedValueCount() {
+    return masked.length;
+  }
+
+  /** Masked value {@code k} (besides NaN). */
+  double maskedValue(int k) {
+    return masked[k];
+  }
+
   /** Whether the non-NaN value {@code v} is one of the masked values. */
   boolean isMaskedValue(double v) {
     return cf.isMissing(v);

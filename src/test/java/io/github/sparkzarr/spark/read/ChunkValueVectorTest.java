@@ -43,6 +43,43 @@ class ChunkValueVectorTest {
   }
 
   /**
+   * One masked value besides NaN, compared as doubles (CF's rule): netCDF's default float fill,
+   * -9999, and 0.1, which no float32 equals; NaN masked or not; float32 and float64.
+   */
+  @Test
+  void floatsWithOneMaskedValueMatchTheCopy() {
+    double[] values = {1.5, -9999, Double.NaN, 0.1, 9.969209968386869e36, -0.0, 0.1, -9999};
+    double[] masks = {-9999, 0.1, (double) 9.96921e36f};
+    int withNulls = 0;
+    for (int size : new int[] {4, 8}) {
+      DataType t = DataType.numeric(DataType.Kind.FLOAT, size, ByteOrder.LITTLE_ENDIAN);
+      org.apache.spark.sql.types.DataType sparkType = size == 4 ? DataTypes.FloatType : DataTypes.DoubleType;
+      ByteBuffer b = ByteBuffer.allocate(values.length * size).order(ByteOrder.LITTLE_ENDIAN);
+      for (double v : values) {
+        if (size == 4) {
+          b.putFloat((float) v);
+        } else {
+          b.putDouble(v);
+        }
+      }
+      for (double m : masks) {
+        for (boolean nan : new boolean[] {false, true}) {
+          CfDecoding cf = new CfDecoding(new double[] {m}, nan, 1, 0, false, true, null);
+          ChunkValueVector v = new ChunkValueVector(b.array(), t, cf, values.length, sparkType);
+          OnHeapColumnVector copy = copy(b.array(), t, cf, values.length, sparkType);
+          for (int r = 0; r < values.length; r++) {
+            assertEquals(copy.isNullAt(r), v.isNullAt(r), "size " + size + " mask " + m + " NaN " + nan + " row " + r);
+          }
+          assertEquals(copy.numNulls(), v.numNulls());
+          withNulls += v.numNulls() > 0 ? 1 : 0;
+        }
+      }
+    }
+    // every case masks something except 0.1 in float32 without NaN
+    assertEquals(11, withNulls);
+  }
+
+  /**
    * Long chunks, where missing rows are found a segment at a time: NaN none, sparse, at segment
    * edges and in the tail; infinities of both signs (a NaN sum without a NaN); float32 and float64.
    */
