@@ -51,6 +51,24 @@ interface LaneSums {
   }
 
   /**
+   * {@link #add}, except that elements equal to {@code skip} as doubles (a masked fill value, CF's
+   * rule) are not added: their lanes get -0.0, which leaves every sum as it was, bit for bit.
+   * Returns how many elements were skipped.
+   */
+  default int addSkipping(NumericChunk chunk, int i, int m, double[] sums, int at, double skip) {
+    int skipped = 0;
+    for (int k = 0; k < m; k++) {
+      double v = chunk.floatingAt(i + k);
+      if (v == skip) {
+        skipped++;
+      } else {
+        sums[at + (k & (LANES - 1))] += v;
+      }
+    }
+    return skipped;
+  }
+
+  /**
    * Adds {@code t} of elements {@code [i, i + m)} of {@code chunk} (a float layout, {@code m} a
    * multiple of 8, element {@code i} in lane 0) into {@code sums[at, at + 8)}: each value widened
    * to double, then combined with t's constant, as the element loop and Spark compute it.

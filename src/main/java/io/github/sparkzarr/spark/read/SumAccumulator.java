@@ -75,7 +75,7 @@ final class SumAccumulator implements RowAccumulator {
     for (; i < end && lane(chunk, i) != 0; i++) {
       addChecked(chunk, i, slot, lanes);
     }
-    if (!chunk.masksValues() && !chunk.unpacks) {
+    if (!chunk.unpacks && (!chunk.masksValues() || skipsOneFloat(chunk))) {
       int segmentsEnd = i + ((end - i) & -LANES);
       while (i < segmentsEnd) {
         int m = Math.min(SEGMENT, segmentsEnd - i);
@@ -172,10 +172,24 @@ final class SumAccumulator implements RowAccumulator {
     counts[slot]++;
   }
 
-  /** Adds {@code m} elements (a multiple of 8) from {@code i} (lane 0), when only NaN can be missing. */
+  /**
+   * Whether the lane kernels can skip the missing values of a float chunk themselves: one masked
+   * value besides NaN (a fill value such as netCDF's 9.97e36 or CMIP's 1e20), no transform.
+   */
+  private boolean skipsOneFloat(NumericChunk chunk) {
+    return chunk.layout.isFloat() && chunk.maskedValueCount() == 1 && transform == null;
+  }
+
+  /**
+   * Adds {@code m} elements (a multiple of 8) from {@code i} (lane 0), when only NaN, or NaN and
+   * one value the kernels skip, can be missing.
+   */
   private void addSegment(NumericChunk chunk, int i, int m, int slot, int lanes) {
     System.arraycopy(sums, lanes, saved, 0, LANES);
-    if (transform == null) {
+    int skipped = 0;
+    if (chunk.masksValues()) {
+      skipped = kernels.addSkipping(chunk, i, m, sums, lanes, chunk.maskedValue(0));
+    } else if (transform == null) {
       kernels.add(chunk, i, m, sums, lanes);
     } else {
       kernels.addTransformed(chunk, i, m, sums, lanes, transform);
@@ -186,7 +200,7 @@ final class SumAccumulator implements RowAccumulator {
         addChecked(chunk, k, slot, lanes);
       }
     } else {
-      counts[slot] += m;
+      counts[slot] += m - skipped;
     }
   }
 

@@ -32,6 +32,49 @@ final class VectorLaneSums implements LaneSums {
   }
 
   @Override
+  public int addSkipping(NumericChunk c, int i, int m, double[] sums, int at, double skip) {
+    if (c.layout == NumericChunk.Layout.FLOAT32) {
+      float f = (float) skip;
+      if (f != skip) { // no float32 equals it
+        add(c, i, m, sums, at);
+        return 0;
+      }
+      DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
+      DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
+      FloatVector skipped = FloatVector.zero(F8);
+      for (int j = 0; j < m; j += LANES) {
+        FloatVector v = c.plane == 0 ? FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * (i + j), LE)
+            : ShuffledPlanes.floats(c.bytes, c.offset + i + j, c.plane);
+        VectorMask<Float> eq = v.eq(f);
+        v = v.blend(-0.0f, eq);
+        skipped = skipped.add(1f, eq);
+        lo = lo.add(v.convertShape(VectorOperators.F2D, D4, 0));
+        hi = hi.add(v.convertShape(VectorOperators.F2D, D4, 1));
+      }
+      lo.intoArray(sums, at);
+      hi.intoArray(sums, at + 4);
+      return (int) skipped.reduceLanes(VectorOperators.ADD);
+    }
+    DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
+    DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
+    DoubleVector skipped = DoubleVector.zero(D4);
+    for (int j = 0; j < m; j += LANES) {
+      DoubleVector a = c.plane == 0 ? DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * (i + j), LE)
+          : ShuffledPlanes.doubles(c.bytes, c.offset + i + j, c.plane, 0);
+      DoubleVector b = c.plane == 0 ? DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * (i + j) + 32, LE)
+          : ShuffledPlanes.doubles(c.bytes, c.offset + i + j, c.plane, 1);
+      VectorMask<Double> ea = a.eq(skip);
+      VectorMask<Double> eb = b.eq(skip);
+      lo = lo.add(a.blend(-0.0, ea));
+      hi = hi.add(b.blend(-0.0, eb));
+      skipped = skipped.add(1, ea).add(1, eb);
+    }
+    lo.intoArray(sums, at);
+    hi.intoArray(sums, at + 4);
+    return (int) skipped.reduceLanes(VectorOperators.ADD);
+  }
+
+  @Override
   public boolean addRow(NumericChunk c, int i, int m, double[] sums, int at) {
     boolean float32 = c.layout == NumericChunk.Layout.FLOAT32;
     VectorMask<Double> nan = D4.maskAll(false);
