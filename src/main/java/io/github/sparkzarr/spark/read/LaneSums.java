@@ -51,15 +51,15 @@ interface LaneSums {
   }
 
   /**
-   * {@link #add}, except that elements equal to {@code skip} as doubles (a masked fill value, CF's
-   * rule) are not added: their lanes get -0.0, which leaves every sum as it was, bit for bit.
-   * Returns how many elements were skipped.
+   * {@link #add}, except that missing elements are not added: those equal to {@code skip} as
+   * doubles (a masked fill value, CF's rule; NaN for none) and, if {@code nan}, NaN. Their lanes
+   * get -0.0, which leaves every sum as it was, bit for bit. Returns how many were skipped.
    */
-  default int addSkipping(NumericChunk chunk, int i, int m, double[] sums, int at, double skip) {
+  default int addSkipping(NumericChunk chunk, int i, int m, double[] sums, int at, double skip, boolean nan) {
     int skipped = 0;
     for (int k = 0; k < m; k++) {
       double v = chunk.floatingAt(i + k);
-      if (v == skip) {
+      if (v == skip || nan && v != v) {
         skipped++;
       } else {
         sums[at + (k & (LANES - 1))] += v;

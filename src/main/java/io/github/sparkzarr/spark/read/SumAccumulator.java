@@ -182,25 +182,32 @@ final class SumAccumulator implements RowAccumulator {
 
   /**
    * Adds {@code m} elements (a multiple of 8) from {@code i} (lane 0), when only NaN, or NaN and
-   * one value the kernels skip, can be missing.
+   * one value the kernels skip, can be missing. A masked value is skipped by the kernels. A
+   * segment whose sum turns NaN when NaN is missing is added again, skipping NaN: by the kernels
+   * too without a transform, else element by element. Clean segments, the common case, pay no test.
    */
   private void addSegment(NumericChunk chunk, int i, int m, int slot, int lanes) {
-    System.arraycopy(sums, lanes, saved, 0, LANES);
-    int skipped = 0;
     if (chunk.masksValues()) {
-      skipped = kernels.addSkipping(chunk, i, m, sums, lanes, chunk.maskedValue(0));
-    } else if (transform == null) {
+      counts[slot] += m - kernels.addSkipping(chunk, i, m, sums, lanes, chunk.maskedValue(0), chunk.maskNaN);
+      return;
+    }
+    System.arraycopy(sums, lanes, saved, 0, LANES);
+    if (transform == null) {
       kernels.add(chunk, i, m, sums, lanes);
     } else {
       kernels.addTransformed(chunk, i, m, sums, lanes, transform);
     }
-    if (chunk.maskNaN && LaneSums.anyNaN(sums, lanes)) {
-      System.arraycopy(saved, 0, sums, lanes, LANES);
+    if (!chunk.maskNaN || !LaneSums.anyNaN(sums, lanes)) {
+      counts[slot] += m;
+      return;
+    }
+    System.arraycopy(saved, 0, sums, lanes, LANES);
+    if (transform == null) {
+      counts[slot] += m - kernels.addSkipping(chunk, i, m, sums, lanes, Double.NaN, true);
+    } else {
       for (int k = i; k < i + m; k++) {
         addChecked(chunk, k, slot, lanes);
       }
-    } else {
-      counts[slot] += m - skipped;
     }
   }
 

@@ -32,10 +32,11 @@ final class VectorLaneSums implements LaneSums {
   }
 
   @Override
-  public int addSkipping(NumericChunk c, int i, int m, double[] sums, int at, double skip) {
+  public int addSkipping(NumericChunk c, int i, int m, double[] sums, int at, double skip, boolean nan) {
     if (c.layout == NumericChunk.Layout.FLOAT32) {
       float f = (float) skip;
-      if (f != skip) { // no float32 equals it
+      boolean value = f == skip; // else no float32 equals it (NaN never does)
+      if (!value && !nan) {
         add(c, i, m, sums, at);
         return 0;
       }
@@ -45,9 +46,12 @@ final class VectorLaneSums implements LaneSums {
       for (int j = 0; j < m; j += LANES) {
         FloatVector v = c.plane == 0 ? FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * (i + j), LE)
             : ShuffledPlanes.floats(c.bytes, c.offset + i + j, c.plane);
-        VectorMask<Float> eq = v.eq(f);
-        v = v.blend(-0.0f, eq);
-        skipped = skipped.add(1f, eq);
+        VectorMask<Float> miss = value ? v.eq(f) : F8.maskAll(false);
+        if (nan) {
+          miss = miss.or(v.test(VectorOperators.IS_NAN));
+        }
+        v = v.blend(-0.0f, miss);
+        skipped = skipped.add(1f, miss);
         lo = lo.add(v.convertShape(VectorOperators.F2D, D4, 0));
         hi = hi.add(v.convertShape(VectorOperators.F2D, D4, 1));
       }
@@ -63,11 +67,15 @@ final class VectorLaneSums implements LaneSums {
           : ShuffledPlanes.doubles(c.bytes, c.offset + i + j, c.plane, 0);
       DoubleVector b = c.plane == 0 ? DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * (i + j) + 32, LE)
           : ShuffledPlanes.doubles(c.bytes, c.offset + i + j, c.plane, 1);
-      VectorMask<Double> ea = a.eq(skip);
-      VectorMask<Double> eb = b.eq(skip);
-      lo = lo.add(a.blend(-0.0, ea));
-      hi = hi.add(b.blend(-0.0, eb));
-      skipped = skipped.add(1, ea).add(1, eb);
+      VectorMask<Double> ma = a.eq(skip);
+      VectorMask<Double> mb = b.eq(skip);
+      if (nan) {
+        ma = ma.or(a.test(VectorOperators.IS_NAN));
+        mb = mb.or(b.test(VectorOperators.IS_NAN));
+      }
+      lo = lo.add(a.blend(-0.0, ma));
+      hi = hi.add(b.blend(-0.0, mb));
+      skipped = skipped.add(1, ma).add(1, mb);
     }
     lo.intoArray(sums, at);
     hi.intoArray(sums, at + 4);

@@ -89,14 +89,15 @@ class SumAccumulatorTest {
   /**
    * Sums that skip one masked value: the SIMD kernel gives the bits and the count of the scalar
    * one, for float32 and float64, stored one after the other or byte-shuffled, with the masked
-   * value present, absent, signed zero (which -0.0 and 0.0 both equal) or not a float32.
+   * value present, absent, signed zero (which -0.0 and 0.0 both equal), not a float32 or none
+   * (NaN), and NaN skipped or added.
    */
   @Test
   void vectorAndScalarSkippingSumsGiveTheSameBits() {
     Random random = new Random(13);
     LaneSums vector = new VectorLaneSums();
     LaneSums scalar = new ScalarLaneSums();
-    double[] skips = {-9999, 0.0, 0.1, (float) 1e20};
+    double[] skips = {-9999, 0.0, 0.1, (float) 1e20, Double.NaN};
     for (int round = 0; round < 160; round++) {
       // short runs too, where a lane may hold only -0.0 and skipped values: it must stay -0.0
       int n = round < 60 ? 8 * (1 + round % 2) : 8 * (1 + random.nextInt(100));
@@ -127,9 +128,10 @@ class SumAccumulatorTest {
         java.util.Arrays.fill(a, -0.0);
       }
       double[] b = a.clone();
-      int skippedA = vector.addSkipping(chunk, 0, n, a, 5, skip);
-      int skippedB = scalar.addSkipping(chunk, 0, n, b, 5, skip);
-      String what = "size " + size + " plane " + plane + " skip " + skip + " round " + round;
+      boolean nan = round % 4 >= 2;
+      int skippedA = vector.addSkipping(chunk, 0, n, a, 5, skip, nan);
+      int skippedB = scalar.addSkipping(chunk, 0, n, b, 5, skip, nan);
+      String what = "size " + size + " plane " + plane + " skip " + skip + " NaN " + nan + " round " + round;
       assertEquals(skippedB, skippedA, what);
       for (int k = 0; k < a.length; k++) {
         assertEquals(Double.doubleToLongBits(b[k]), Double.doubleToLongBits(a[k]), what + " lane " + k);
