@@ -21,7 +21,7 @@ final class ExtremeAccumulator implements RowAccumulator {
   private boolean[] seen = new boolean[0];
   /** SIMD runs of floating-point elements, or null to test every element. */
   private final LaneExtremes kernels;
-  private final int[] nans = new int[1];
+  private final int[] nans = new int[2];
   private final StoredIntegers stored = new StoredIntegers();
 
   /** Applied to each slot's extreme when written (an increasing one: see {@link ValueTransform}), or null. */
@@ -66,10 +66,12 @@ final class ExtremeAccumulator implements RowAccumulator {
     boolean floats = chunk.floating();
     int i = from;
     int whole = n - n % LaneExtremes.LANES;
-    if (kernels != null && !chunk.masksValues() && whole > 0 && floats && !chunk.unpacks) {
+    if (kernels != null && chunk.maskedValueCount() <= 1 && whole > 0 && floats && !chunk.unpacks) {
       nans[0] = 0;
-      double extreme = kernels.extreme(chunk, from, whole, max, nans);
-      if (nans[0] < whole) {
+      nans[1] = 0;
+      double skip = chunk.masksValues() ? chunk.maskedValue(0) : Double.NaN;
+      double extreme = kernels.extreme(chunk, from, whole, max, skip, nans);
+      if (nans[0] + nans[1] < whole) {
         addFloating(extreme, slot);
       }
       if (nans[0] > 0 && !chunk.maskNaN) {

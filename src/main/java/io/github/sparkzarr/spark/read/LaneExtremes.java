@@ -17,10 +17,11 @@ interface LaneExtremes {
 
   /**
    * The largest ({@code max}) or smallest of elements {@code [i, i + n)} of {@code chunk}, a float
-   * layout, {@code n} a multiple of 8, NaN left out: -infinity or +infinity when every element is
-   * NaN. Adds the number of NaN elements to {@code nans[0]}.
+   * layout, {@code n} a multiple of 8, leaving out NaN and the elements equal to {@code skip} as
+   * doubles (a masked fill value; NaN for none): -infinity or +infinity when every element is left
+   * out. Adds the number of NaN elements to {@code left[0]}, of skipped ones to {@code left[1]}.
    */
-  double extreme(NumericChunk chunk, int i, int n, boolean max, int[] nans);
+  double extreme(NumericChunk chunk, int i, int n, boolean max, double skip, int[] left);
 
   /**
    * The largest ({@code max}) or smallest of elements {@code [i, i + n)} of {@code chunk}, an

@@ -22,8 +22,8 @@ final class VectorLaneExtremes implements LaneExtremes {
   private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
   @Override
-  public double extreme(NumericChunk c, int i, int n, boolean max, int[] nans) {
-    return c.layout == NumericChunk.Layout.FLOAT32 ? floats(c, i, n, max, nans) : doubles(c, i, n, max, nans);
+  public double extreme(NumericChunk c, int i, int n, boolean max, double skip, int[] left) {
+    return c.layout == NumericChunk.Layout.FLOAT32 ? floats(c, i, n, max, skip, left) : doubles(c, i, n, max, skip, left);
   }
 
   @Override
@@ -80,43 +80,56 @@ final class VectorLaneExtremes implements LaneExtremes {
     return max ? acc.reduceLanes(VectorOperators.MAX) : acc.reduceLanes(VectorOperators.MIN);
   }
 
-  private static double floats(NumericChunk c, int i, int n, boolean max, int[] nans) {
+  private static double floats(NumericChunk c, int i, int n, boolean max, double skip, int[] left) {
     float identity = max ? Float.NEGATIVE_INFINITY : Float.POSITIVE_INFINITY;
+    float f = (float) skip;
+    boolean skips = f == skip; // else no float32 equals it (NaN never does)
     FloatVector acc = FloatVector.broadcast(F8, identity);
     int nan = 0;
+    int skipped = 0;
     for (int j = i; j < i + n; j += LANES) {
       FloatVector v = c.plane == 0
           ? FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * j, LE)
           : ShuffledPlanes.floats(c.bytes, c.offset + j, c.plane);
       VectorMask<Float> isNaN = v.test(VectorOperators.IS_NAN);
-      if (isNaN.anyTrue()) {
-        nan += isNaN.trueCount();
-        v = v.blend(identity, isNaN);
+      VectorMask<Float> out = skips ? isNaN.or(v.eq(f)) : isNaN; // disjoint: NaN equals nothing
+      if (out.anyTrue()) {
+        int k = isNaN.trueCount();
+        nan += k;
+        skipped += out.trueCount() - k;
+        v = v.blend(identity, out);
       }
       acc = max ? acc.max(v) : acc.min(v);
     }
-    nans[0] += nan;
+    left[0] += nan;
+    left[1] += skipped;
     return max ? acc.reduceLanes(VectorOperators.MAX) : acc.reduceLanes(VectorOperators.MIN);
   }
 
-  private static double doubles(NumericChunk c, int i, int n, boolean max, int[] nans) {
+  private static double doubles(NumericChunk c, int i, int n, boolean max, double skip, int[] left) {
     double identity = max ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+    boolean skips = skip == skip;
     DoubleVector acc = DoubleVector.broadcast(D4, identity);
     int nan = 0;
+    int skipped = 0;
     for (int j = i; j < i + n; j += LANES) {
       for (int part = 0; part < 2; part++) {
         DoubleVector v = c.plane == 0
             ? DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * j + 32 * part, LE)
             : ShuffledPlanes.doubles(c.bytes, c.offset + j, c.plane, part);
         VectorMask<Double> isNaN = v.test(VectorOperators.IS_NAN);
-        if (isNaN.anyTrue()) {
-          nan += isNaN.trueCount();
-          v = v.blend(identity, isNaN);
+        VectorMask<Double> out = skips ? isNaN.or(v.eq(skip)) : isNaN;
+        if (out.anyTrue()) {
+          int k = isNaN.trueCount();
+          nan += k;
+          skipped += out.trueCount() - k;
+          v = v.blend(identity, out);
         }
         acc = max ? acc.max(v) : acc.min(v);
       }
     }
-    nans[0] += nan;
+    left[0] += nan;
+    left[1] += skipped;
     return max ? acc.reduceLanes(VectorOperators.MAX) : acc.reduceLanes(VectorOperators.MIN);
   }
 }

@@ -19,6 +19,12 @@ import org.junit.jupiter.api.Test;
  */
 class ExtremeAccumulatorTest {
   private static final CfDecoding MASK_NAN = new CfDecoding(new double[0], true, 1, 0, false, true, null);
+  /** CMIP's fill value, as float32 stores it. */
+  private static final double FILL = (float) 1e20;
+  private static final CfDecoding MASK_FILL = new CfDecoding(new double[] {FILL}, false, 1, 0, false, true, null);
+  private static final CfDecoding MASK_FILL_AND_NAN = new CfDecoding(new double[] {FILL}, true, 1, 0, false, true, null);
+  private static final CfDecoding MASK_INFINITY =
+      new CfDecoding(new double[] {Double.NEGATIVE_INFINITY}, true, 1, 0, false, true, null);
 
   @Test
   void simdRunsGiveWhatTheElementLoopGives() {
@@ -29,11 +35,11 @@ class ExtremeAccumulatorTest {
       DataType t = DataType.numeric(DataType.Kind.FLOAT, size, ByteOrder.LITTLE_ENDIAN);
       org.apache.spark.sql.types.DataType result = size == 4 ? DataTypes.FloatType : DataTypes.DoubleType;
       for (boolean shuffled : new boolean[] {false, true}) {
-        for (int nanPattern = 0; nanPattern < 4; nanPattern++) {
+        for (int nanPattern = 0; nanPattern < 6; nanPattern++) {
           double[] values = values(random, n, nanPattern);
           int pad = random.nextInt(5);
           byte[] bytes = shuffled ? shuffledBytes(values, size, pad) : plainBytes(values, size, pad);
-          for (CfDecoding cf : new CfDecoding[] {null, MASK_NAN}) {
+          for (CfDecoding cf : new CfDecoding[] {null, MASK_NAN, MASK_FILL, MASK_FILL_AND_NAN, MASK_INFINITY}) {
             NumericChunk chunk = new NumericChunk(bytes, pad, shuffled ? n : 0, 0, t, cf);
             for (boolean max : new boolean[] {false, true}) {
               assertSimdMatchesLoop(chunk, n, max, result, random, "size " + size + " shuffled "
@@ -124,11 +130,19 @@ class ExtremeAccumulatorTest {
     return out;
   }
 
-  /** Gaussian values with no NaN (0), a few (1), many (2) or only NaN (3); infinities in 1. */
+  /**
+   * Gaussian values with no NaN (0), a few (1), many (2) or only NaN (3); infinities in 1; the fill
+   * value in about a third of the places, NaN and -infinity in some (4); only the fill value (5).
+   */
   private static double[] values(Random random, int n, int nanPattern) {
     double[] v = new double[n];
     for (int i = 0; i < n; i++) {
       v[i] = random.nextGaussian() * 100;
+      if (nanPattern >= 4) {
+        int pick = random.nextInt(30);
+        v[i] = nanPattern == 5 || pick < 10 ? FILL : pick == 10 ? Double.NaN : pick == 11 ? Double.NEGATIVE_INFINITY : v[i];
+        continue;
+      }
       if (nanPattern == 1 && random.nextInt(200) == 0 || nanPattern == 2 && random.nextInt(3) == 0
           || nanPattern == 3) {
         v[i] = Double.NaN;
