@@ -81,11 +81,7 @@ public final class ProfileScan {
       (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
 
   static void time(String store, int runs, String query) throws Exception {
-    SparkSession spark = SparkSession.builder().master("local[2]").appName("spark-zarr compare")
-        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1").config("spark.sql.shuffle.partitions", "2")
-        .getOrCreate();
-    spark.sparkContext().setLogLevel("WARN");
+    SparkSession spark = BenchSession.local("spark-zarr compare");
     // -Dconf=key=value,key=value: session settings to try (e.g. spark.sql.files.maxPartitionBytes=64m).
     for (String kv : System.getProperty("conf", "").split(",")) {
       if (!kv.isEmpty()) {

@@ -53,11 +53,7 @@ public final class StoreBench {
     int warmup = Integer.parseInt(args[3]);
     String var = args[4].equals("-") ? null : args[4];
     List<String> paths = List.of(args).subList(5, args.length);
-    SparkSession spark = SparkSession.builder().master("local[2]").appName("spark-zarr store bench")
-        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1").config("spark.sql.shuffle.partitions", "2")
-        .getOrCreate();
-    spark.sparkContext().setLogLevel("WARN");
+    SparkSession spark = BenchSession.local("spark-zarr store bench");
     ProfileScan.TaskCpu cpu = new ProfileScan.TaskCpu();
     spark.sparkContext().addSparkListener(cpu);
     try {

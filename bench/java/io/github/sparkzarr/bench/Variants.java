@@ -42,11 +42,7 @@ public final class Variants {
       xarray.load(r);
     }
     List<String> names = List.of(args).subList(5, args.length);
-    SparkSession spark = SparkSession.builder().master("local[2]").appName("spark-zarr variants")
-        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1").config("spark.sql.shuffle.partitions", "2")
-        .getOrCreate();
-    spark.sparkContext().setLogLevel("WARN");
+    SparkSession spark = BenchSession.local("spark-zarr variants");
     try {
       for (String name : names) {
         String path = data + "/" + name + ".zarr";
