@@ -94,6 +94,22 @@ interface LaneSums {
     return nan;
   }
 
+  /**
+   * {@link #addRow} with its missing elements skipped, as {@link #addSkipping} skips them: element
+   * {@code i + j}, unless it equals {@code skip} as a double or is NaN when {@code nan}, is added
+   * to {@code sums[at + j]} and counted in {@code counts[at + j]}.
+   */
+  default void addRowSkipping(NumericChunk chunk, int i, int m, double[] sums, long[] counts, int at,
+      double skip, boolean nan) {
+    for (int j = 0; j < m; j++) {
+      double v = chunk.floatingAt(i + j);
+      if (v != skip && !(nan && v != v)) {
+        sums[at + j] += v;
+        counts[at + j]++;
+      }
+    }
+  }
+
   /** Whether any of the eight sums {@code sums[at, at + 8)} is NaN. */
   static boolean anyNaN(double[] sums, int at) {
     for (int k = at; k < at + LANES; k++) {

@@ -110,11 +110,13 @@ final class SumAccumulator implements RowAccumulator {
       return;
     }
     int m = n & -LANES;
-    if (width != 1 || transform != null || chunk.unpacks || chunk.masksValues() || chunk.plane != 0
+    if (width != 1 || transform != null || chunk.unpacks || chunk.maskedValueCount() > 1 || chunk.plane != 0
         || (chunk.layout != NumericChunk.Layout.FLOAT32 && chunk.layout != NumericChunk.Layout.FLOAT64)) {
       m = 0;
     }
-    if (m > 0) {
+    if (m > 0 && chunk.masksValues()) {
+      kernels.addRowSkipping(chunk, from, m, sums, counts, slot, chunk.maskedValue(0), chunk.maskNaN);
+    } else if (m > 0) {
       if (rowSaved.length < m) {
         rowSaved = new double[m];
       }
@@ -122,9 +124,7 @@ final class SumAccumulator implements RowAccumulator {
       boolean nan = kernels.addRow(chunk, from, m, sums, slot);
       if (nan && chunk.maskNaN) {
         System.arraycopy(rowSaved, 0, sums, slot, m);
-        for (int j = 0; j < m; j++) {
-          addChecked(chunk, from + j, slot + j, slot + j);
-        }
+        kernels.addRowSkipping(chunk, from, m, sums, counts, slot, Double.NaN, true);
       } else {
         for (int j = 0; j < m; j++) {
           counts[slot + j]++;

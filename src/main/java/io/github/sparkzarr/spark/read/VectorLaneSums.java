@@ -3,6 +3,7 @@ package io.github.sparkzarr.spark.read;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
@@ -16,6 +17,7 @@ import jdk.incubator.vector.VectorSpecies;
 final class VectorLaneSums implements LaneSums {
   private static final VectorSpecies<Double> D4 = DoubleVector.SPECIES_256;
   private static final VectorSpecies<Float> F8 = FloatVector.SPECIES_256;
+  private static final VectorSpecies<Long> L4 = LongVector.SPECIES_256;
   private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
   @Override
@@ -104,6 +106,36 @@ final class VectorLaneSums implements LaneSums {
       nan = nan.or(lo.test(VectorOperators.IS_NAN)).or(hi.test(VectorOperators.IS_NAN));
     }
     return nan.anyTrue();
+  }
+
+  @Override
+  public void addRowSkipping(NumericChunk c, int i, int m, double[] sums, long[] counts, int at,
+      double skip, boolean nan) {
+    boolean float32 = c.layout == NumericChunk.Layout.FLOAT32;
+    for (int j = 0; j < m; j += LANES) {
+      DoubleVector a;
+      DoubleVector b;
+      if (float32) {
+        FloatVector v = FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * (i + j), LE);
+        a = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 0);
+        b = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 1);
+      } else {
+        a = DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * (i + j), LE);
+        b = DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * (i + j) + 32, LE);
+      }
+      rowPartSkipping(a, sums, counts, at + j, skip, nan);
+      rowPartSkipping(b, sums, counts, at + j + 4, skip, nan);
+    }
+  }
+
+  /** Four elements into their own slots, the missing ones adding -0.0 and not counted. */
+  private static void rowPartSkipping(DoubleVector v, double[] sums, long[] counts, int at, double skip, boolean nan) {
+    VectorMask<Double> miss = v.eq(skip);
+    if (nan) {
+      miss = miss.or(v.test(VectorOperators.IS_NAN));
+    }
+    DoubleVector.fromArray(D4, sums, at).add(v.blend(-0.0, miss)).intoArray(sums, at);
+    LongVector.fromArray(L4, counts, at).add(1L, miss.not().cast(L4)).intoArray(counts, at);
   }
 
   @Override

@@ -257,15 +257,20 @@ class SumAccumulatorTest {
   @Test
   void rowsOfConsecutiveSlotsGiveTheSequentialSums() {
     Random random = new Random(17);
+    double fill = (float) 1e20;
     CfDecoding nanMissing = new CfDecoding(new double[0], true, 1, 0, false, false, null);
+    CfDecoding fillMissing = new CfDecoding(new double[] {fill}, true, 1, 0, false, false, null);
+    CfDecoding fillMissingNaNKept = new CfDecoding(new double[] {fill}, false, 1, 0, false, false, null);
     for (boolean doubles : new boolean[] {false, true}) {
-      for (CfDecoding cf : new CfDecoding[] {nanMissing, null}) {
+      for (CfDecoding cf : new CfDecoding[] {nanMissing, null, fillMissing, fillMissingNaNKept}) {
         int width = 61;
         int rows = 300;
         double[] values = new double[width * rows];
         for (int i = 0; i < values.length; i++) {
           values[i] = random.nextGaussian() * Math.pow(10, random.nextInt(12));
-          if (random.nextInt(500) == 0) {
+          if (i % width == 9 || random.nextInt(20) == 0) {
+            values[i] = fill; // group 9: the fill value only
+          } else if (random.nextInt(500) == 0) {
             values[i] = Double.NaN;
           }
         }
@@ -275,7 +280,8 @@ class SumAccumulatorTest {
         long[] counts = new long[width];
         for (int i = 0; i < values.length; i++) {
           double v = doubles ? values[i] : (float) values[i];
-          if (v == v || cf == null) {
+          boolean missing = cf != null && (v != v ? cf.maskNaN() : cf.isMissing(v));
+          if (!missing) {
             expected[i % width] += v;
             counts[i % width]++;
           }
@@ -287,15 +293,19 @@ class SumAccumulatorTest {
         }
         OnHeapColumnVector out = new OnHeapColumnVector(width, DataTypes.DoubleType);
         sum.write(out, width);
-        String what = (doubles ? "f8" : "f4") + (cf == null ? " NaN kept" : " NaN missing");
+        String what = (doubles ? "f8" : "f4") + " " + cf;
         assertTrue(Double.isNaN(out.getDouble(5)), what);
+        assertEquals(cf == fillMissing || cf == fillMissingNaNKept, out.isNullAt(9), what + ": group 9 holds only the fill");
         for (int g = 0; g < width; g++) {
-          assertEquals(Double.doubleToLongBits(expected[g]), Double.doubleToLongBits(out.getDouble(g)), what + " group " + g);
           assertEquals(counts[g], sum.count(g), what + " count of group " + g);
+          if (counts[g] > 0) {
+            assertEquals(Double.doubleToLongBits(expected[g]), Double.doubleToLongBits(out.getDouble(g)), what + " group " + g);
+          }
         }
       }
     }
   }
+
 
   /** Element by element into lane i % 8, then the lanes in order. */
   private static double[] reference(double[] values, boolean doubles, CfDecoding cf) {
