@@ -127,17 +127,17 @@ final class ExtremeAccumulator implements RowAccumulator {
   }
 
   /**
-   * A row into consecutive slots: in SIMD lanes when the row is floating point whose only missing
-   * value is NaN (so an empty slot, which holds NaN, is told from a filled one by its value),
-   * else element by element as {@link #addEach}. Same results either way.
+   * A row into consecutive slots: in SIMD lanes when the row is floating point and NaN is missing,
+   * with at most one masked value besides (so an empty slot, which holds NaN, is told from a filled
+   * one by its value), else element by element as {@link #addEach}. Same results either way.
    */
   @Override
   public void addRow(NumericChunk chunk, int from, int n, int slot) {
     int m = 0;
-    if (kernels != null && chunk.layout.isFloat() && chunk.maskNaN && !chunk.masksValues()
+    if (kernels != null && chunk.layout.isFloat() && chunk.maskNaN && chunk.maskedValueCount() <= 1
         && !chunk.unpacks && chunk.plane == 0) {
       m = n & -LaneExtremes.LANES;
-      kernels.row(chunk, from, m, max, floating, slot);
+      kernels.row(chunk, from, m, max, chunk.masksValues() ? chunk.maskedValue(0) : Double.NaN, floating, slot);
       for (int s = slot; s < slot + m; s++) {
         seen[s] |= floating[s] == floating[s];
       }

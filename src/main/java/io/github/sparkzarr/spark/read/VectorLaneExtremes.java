@@ -32,22 +32,23 @@ final class VectorLaneExtremes implements LaneExtremes {
   }
 
   @Override
-  public void row(NumericChunk c, int i, int n, boolean max, double[] extremes, int at) {
+  public void row(NumericChunk c, int i, int n, boolean max, double skip, double[] extremes, int at) {
     boolean float32 = c.layout == NumericChunk.Layout.FLOAT32;
     for (int j = 0; j < n; j += LANES) {
       if (float32) {
         FloatVector v = FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * (i + j), LE);
-        rowPart((DoubleVector) v.convertShape(VectorOperators.F2D, D4, 0), max, extremes, at + j);
-        rowPart((DoubleVector) v.convertShape(VectorOperators.F2D, D4, 1), max, extremes, at + j + 4);
+        rowPart((DoubleVector) v.convertShape(VectorOperators.F2D, D4, 0), max, skip, extremes, at + j);
+        rowPart((DoubleVector) v.convertShape(VectorOperators.F2D, D4, 1), max, skip, extremes, at + j + 4);
       } else {
         int b = c.offset + 8 * (i + j);
-        rowPart(DoubleVector.fromByteArray(D4, c.bytes, b, LE), max, extremes, at + j);
-        rowPart(DoubleVector.fromByteArray(D4, c.bytes, b + 32, LE), max, extremes, at + j + 4);
+        rowPart(DoubleVector.fromByteArray(D4, c.bytes, b, LE), max, skip, extremes, at + j);
+        rowPart(DoubleVector.fromByteArray(D4, c.bytes, b + 32, LE), max, skip, extremes, at + j + 4);
       }
     }
   }
 
-  private static void rowPart(DoubleVector v, boolean max, double[] extremes, int at) {
+  private static void rowPart(DoubleVector v, boolean max, double skip, double[] extremes, int at) {
+    v = v.blend(Double.NaN, v.eq(skip)); // a masked value is left out as NaN is; NaN never equals
     DoubleVector best = DoubleVector.fromArray(D4, extremes, at);
     // Each operator a constant: C2 compiles a comparison into SIMD only with a known operator.
     VectorMask<Double> better = max ? v.compare(VectorOperators.GT, best) : v.compare(VectorOperators.LT, best);

@@ -71,9 +71,10 @@ class RowAccumulatorTest {
     org.apache.spark.sql.types.DataType result = size == 4 ? DataTypes.FloatType : DataTypes.DoubleType;
     CfDecoding nanMissing = new CfDecoding(new double[0], true, 1, 0, false, false, null);
     CfDecoding valueMissing = new CfDecoding(new double[] {1.5}, true, 1, 0, false, false, null);
-    for (CfDecoding cf : new CfDecoding[] {null, nanMissing, valueMissing}) {
+    CfDecoding valueMissingNaNKept = new CfDecoding(new double[] {1.5}, false, 1, 0, false, false, null);
+    for (CfDecoding cf : new CfDecoding[] {null, nanMissing, valueMissing, valueMissingNaNKept}) {
       NumericChunk c = new NumericChunk(b.array(), OFFSET, 0, 0, t, cf);
-      String what = t + (cf == null ? " unmasked" : cf.masked().length + " masked");
+      String what = t + (cf == null ? " unmasked" : cf.masked().length + " masked, NaN " + (cf.maskNaN() ? "masked" : "kept"));
       compare(() -> new CountAccumulator(true), c, DataTypes.LongType, what + " COUNT(v)");
       compare(() -> new SumAccumulator(null, true), c, DataTypes.DoubleType, what + " SUM");
       compare(() -> new ExtremeAccumulator(false, result), c, result, what + " MIN");
