@@ -33,17 +33,9 @@ final class VectorLaneExtremes implements LaneExtremes {
 
   @Override
   public void row(NumericChunk c, int i, int n, boolean max, double skip, double[] extremes, int at) {
-    boolean float32 = c.layout == NumericChunk.Layout.FLOAT32;
     for (int j = 0; j < n; j += LANES) {
-      if (float32) {
-        FloatVector v = FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * (i + j), LE);
-        rowPart((DoubleVector) v.convertShape(VectorOperators.F2D, D4, 0), max, skip, extremes, at + j);
-        rowPart((DoubleVector) v.convertShape(VectorOperators.F2D, D4, 1), max, skip, extremes, at + j + 4);
-      } else {
-        int b = c.offset + 8 * (i + j);
-        rowPart(DoubleVector.fromByteArray(D4, c.bytes, b, LE), max, skip, extremes, at + j);
-        rowPart(DoubleVector.fromByteArray(D4, c.bytes, b + 32, LE), max, skip, extremes, at + j + 4);
-      }
+      rowPart(VectorLaneSums.fourOf(c, i + j, 0), max, skip, extremes, at + j);
+      rowPart(VectorLaneSums.fourOf(c, i + j, 1), max, skip, extremes, at + j + 4);
     }
   }
 

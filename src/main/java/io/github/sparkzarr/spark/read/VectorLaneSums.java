@@ -86,21 +86,10 @@ final class VectorLaneSums implements LaneSums {
 
   @Override
   public boolean addRow(NumericChunk c, int i, int m, double[] sums, int at) {
-    boolean float32 = c.layout == NumericChunk.Layout.FLOAT32;
     VectorMask<Double> nan = D4.maskAll(false);
     for (int j = 0; j < m; j += LANES) {
-      DoubleVector a;
-      DoubleVector b;
-      if (float32) {
-        FloatVector v = FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * (i + j), LE);
-        a = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 0);
-        b = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 1);
-      } else {
-        a = DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * (i + j), LE);
-        b = DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * (i + j) + 32, LE);
-      }
-      DoubleVector lo = DoubleVector.fromArray(D4, sums, at + j).add(a);
-      DoubleVector hi = DoubleVector.fromArray(D4, sums, at + j + 4).add(b);
+      DoubleVector lo = DoubleVector.fromArray(D4, sums, at + j).add(fourOf(c, i + j, 0));
+      DoubleVector hi = DoubleVector.fromArray(D4, sums, at + j + 4).add(fourOf(c, i + j, 1));
       lo.intoArray(sums, at + j);
       hi.intoArray(sums, at + j + 4);
       nan = nan.or(lo.test(VectorOperators.IS_NAN)).or(hi.test(VectorOperators.IS_NAN));
@@ -111,21 +100,22 @@ final class VectorLaneSums implements LaneSums {
   @Override
   public void addRowSkipping(NumericChunk c, int i, int m, double[] sums, long[] counts, int at,
       double skip, boolean nan) {
-    boolean float32 = c.layout == NumericChunk.Layout.FLOAT32;
     for (int j = 0; j < m; j += LANES) {
-      DoubleVector a;
-      DoubleVector b;
-      if (float32) {
-        FloatVector v = FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * (i + j), LE);
-        a = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 0);
-        b = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 1);
-      } else {
-        a = DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * (i + j), LE);
-        b = DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * (i + j) + 32, LE);
-      }
-      rowPartSkipping(a, sums, counts, at + j, skip, nan);
-      rowPartSkipping(b, sums, counts, at + j + 4, skip, nan);
+      rowPartSkipping(fourOf(c, i + j, 0), sums, counts, at + j, skip, nan);
+      rowPartSkipping(fourOf(c, i + j, 1), sums, counts, at + j + 4, skip, nan);
     }
+  }
+
+  /**
+   * Elements {@code k + 4 * part} to {@code k + 4 * part + 3} of a float chunk stored one element
+   * after the other, as doubles.
+   */
+  static DoubleVector fourOf(NumericChunk c, int k, int part) {
+    if (c.layout == NumericChunk.Layout.FLOAT32) {
+      FloatVector v = FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * k, LE);
+      return (DoubleVector) v.convertShape(VectorOperators.F2D, D4, part);
+    }
+    return DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * k + 32 * part, LE);
   }
 
   /** Four elements into their own slots, the missing ones adding -0.0 and not counted. */
