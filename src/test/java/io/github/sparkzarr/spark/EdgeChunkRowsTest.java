@@ -6,18 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.sparkzarr.zarr.ZarrArray;
 import io.github.sparkzarr.zarr.ZarrHierarchy;
 import io.github.sparkzarr.zarr.codec.BytesCodec;
-import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
 import io.github.sparkzarr.zarr.codec.blosc.BloscCname;
 import io.github.sparkzarr.zarr.codec.blosc.BloscCodec;
 import io.github.sparkzarr.zarr.codec.blosc.BloscShuffle;
 import io.github.sparkzarr.zarr.codec.compress.GzipCodec;
 import io.github.sparkzarr.zarr.codec.compress.ZstdCodec;
-import io.github.sparkzarr.zarr.dtype.DataType;
-import io.github.sparkzarr.zarr.dtype.NumpyDtype;
-import io.github.sparkzarr.zarr.metadata.ArrayMetadata;
-import io.github.sparkzarr.zarr.metadata.ChunkKeyEncoding;
-import io.github.sparkzarr.zarr.metadata.FillValue;
-import io.github.sparkzarr.zarr.metadata.Json;
 import io.github.sparkzarr.zarr.store.HadoopStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,14 +55,7 @@ class EdgeChunkRowsTest extends SparkTestBase {
 
   private static ZarrArray array(HadoopStore s, String name, String dtype, Double fill, BytesCodec codec)
       throws Exception {
-    DataType t = NumpyDtype.parse(dtype);
-    var fillJson = fill == null ? null : Json.nodes().textNode("NaN");
-    var attrs = Json.object();
-    attrs.putArray("_ARRAY_DIMENSIONS").add("y").add("x");
-    ArrayMetadata md = new ArrayMetadata(2, new long[] {Y, X}, new int[] {4, 5}, t,
-        FillValue.parseV2(fillJson, t), new V2ChunkCodec(t, false, List.of(), codec),
-        ChunkKeyEncoding.v2('.'), List.of("y", "x"), attrs);
-    return ZarrHierarchy.writeArrayV2(s, name, md);
+    return RowScanTest.array(s, name, new long[] {Y, X}, dtype, fill, codec);
   }
 
   @ParameterizedTest(name = "{0}")

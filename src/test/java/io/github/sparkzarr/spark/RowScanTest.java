@@ -64,11 +64,17 @@ class RowScanTest extends SparkTestBase {
 
   private static ZarrArray array(HadoopStore s, String name, String dtype, Double fill,
       BytesCodec codec) throws Exception {
+    return array(s, name, new long[] {12, 10}, dtype, fill, codec);
+  }
+
+  /** A (y, x) v2 array of {@code shape} in 4 x 5 chunks; {@code fill} null or NaN. */
+  static ZarrArray array(HadoopStore s, String name, long[] shape, String dtype, Double fill,
+      BytesCodec codec) throws Exception {
     DataType t = NumpyDtype.parse(dtype);
     var fillJson = fill == null ? null : Json.nodes().textNode("NaN");
     var attrs = Json.object();
     attrs.putArray("_ARRAY_DIMENSIONS").add("y").add("x");
-    ArrayMetadata md = new ArrayMetadata(2, new long[] {12, 10}, new int[] {4, 5}, t,
+    ArrayMetadata md = new ArrayMetadata(2, shape, new int[] {4, 5}, t,
         FillValue.parseV2(fillJson, t), new V2ChunkCodec(t, false, List.of(), codec),
         ChunkKeyEncoding.v2('.'), List.of("y", "x"), attrs);
     return ZarrHierarchy.writeArrayV2(s, name, md);
