@@ -245,7 +245,6 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
     return bytes;
   }
 
-  /** Whether the selection is all of a chunk of {@code chunkShape} (positions are sorted and unique). */
   /**
    * Where the selection starts inside the chunk along each dimension, when it is one run of
    * consecutive positions along every dimension; else null.
@@ -274,6 +273,7 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
     return boxBuffers[index];
   }
 
+  /** Whether the selection is all of a chunk of {@code chunkShape} (positions are sorted and unique). */
   private static boolean wholeChunk(int[] chunkShape, int[] len) {
     for (int k = 0; k < chunkShape.length; k++) {
       if (len[k] != chunkShape[k]) {
