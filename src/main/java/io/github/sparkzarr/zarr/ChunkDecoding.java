@@ -70,8 +70,9 @@ final class ChunkDecoding {
 
   /**
    * Whether the chain on fixed-size elements is at most one compressor and a permutation of axes:
-   * v2 with no filters (either order); v3 with at most a "transpose" codec, the "bytes" codec and
-   * at most one bytes-to-bytes codec. Big-endian elements are swapped after decompressing (records
+   * v2 in either order with no filters, or only filters that decode to what they are given
+   * (bitround, quantize); v3 with at most a "transpose" codec, the "bytes" codec and at most one
+   * bytes-to-bytes codec. Big-endian elements are swapped after decompressing (records
    * with big-endian fields are left to the codec).
    */
   private static boolean isPlainChain(DataType t, ChunkCodec codec) {
@@ -79,7 +80,7 @@ final class ChunkDecoding {
       return false;
     }
     if (codec instanceof V2ChunkCodec v2) {
-      return v2.filters().isEmpty();
+      return v2.filtersDecodeUnchanged();
     }
     return codec instanceof V3ChunkCodec v3
         && (v3.arrayCodecs().isEmpty()

@@ -104,6 +104,50 @@ class ZarrFormatsReadTest extends SparkTestBase {
     return tests;
   }
 
+  /**
+   * v2 arrays with numcodecs filters, written by zarr-python 2.13: their rows, and their sum
+   * computed in the scan (where filters that only encode, bitround and quantize, are left out).
+   */
+  @TestFactory
+  List<DynamicTest> v2FilteredArraysWrittenByZarrPython() throws Exception {
+    Path dir = CORPUS.resolve("v2");
+    JsonNode manifest = JSON.readTree(dir.resolve("manifest.json").toFile());
+    List<DynamicTest> tests = new ArrayList<>();
+    for (JsonNode a : manifest.get("arrays")) {
+      String dtype = a.get("dtype").asText();
+      if (a.path("filters").size() > 0 && COMPARED.matcher(dtype).matches() && dtype.charAt(0) != '>'
+          && a.get("expected").get("format").asText().equals("raw")) {
+        Path store = dir.resolve(a.get("store").asText());
+        String path = a.get("path").asText();
+        Path raw = dir.resolve(a.get("expected").get("file").asText());
+        tests.add(DynamicTest.dynamicTest(path, () -> {
+          check(store, path, dtype, raw, null);
+          checkSum(store, path, values(Files.readAllBytes(raw), dtype));
+        }));
+      }
+    }
+    assertTrue(tests.stream().anyMatch(t -> t.getDisplayName().contains("bitround"))
+        && tests.stream().anyMatch(t -> t.getDisplayName().contains("quantize")), "bitround and quantize arrays");
+    return tests;
+  }
+
+  /** The sum of the array's values computed in the scan, against {@code want}'s, NaN for NaN. */
+  private static void checkSum(Path store, String array, double[] want) {
+    Dataset<Row> df = spark().read().format("zarr").option("array", array)
+        .load(store.toAbsolutePath().toString());
+    String value = df.columns()[df.columns().length - 1];
+    double expected = 0;
+    for (double w : want) {
+      expected += w;
+    }
+    double got = ((Number) df.agg(org.apache.spark.sql.functions.sum(value)).first().get(0)).doubleValue();
+    if (Double.isNaN(expected)) {
+      assertTrue(Double.isNaN(got), "sum of " + array + ": " + got + ", expected NaN");
+    } else {
+      assertEquals(expected, got, Math.abs(expected) * 1e-9, "sum of " + array);
+    }
+  }
+
   /** A filter that needs one inner chunk of a shard fetches that chunk and the index, not the shard. */
   @org.junit.jupiter.api.Test
   void aSmallBoxFetchesOnlyTheInnerChunksItNeeds() throws Exception {

@@ -11,7 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.github.sparkzarr.zarr.chunk.ChunkData;
+import io.github.sparkzarr.zarr.codec.ArrayFilter;
 import io.github.sparkzarr.zarr.codec.BlockSink;
+import io.github.sparkzarr.zarr.codec.CodecRegistry;
 import io.github.sparkzarr.zarr.codec.BytesCodec;
 import io.github.sparkzarr.zarr.codec.blosc.BloscCname;
 import io.github.sparkzarr.zarr.codec.blosc.BloscCodec;
@@ -145,6 +147,57 @@ class ZarrArrayTest {
     store.set("a/0.2", Arrays.copyOf(stored, stored.length - 2));
     ZarrException e = assertThrows(ZarrException.class, () -> a.readChunkBlocks(new long[] {0, 2}, buffers, sink));
     assertTrue(e.getMessage().contains("mem://zstd") && e.getMessage().contains("a/0.2"), e.getMessage());
+  }
+
+  /**
+   * Filters that only work when encoding (bitround, quantize to its own type) are left out when
+   * reading: blosc chunks are handed out block by block, holding the values the filter wrote. A
+   * quantize that narrows to float16 is not left out: its chunks decode whole, widened back to
+   * float32.
+   */
+  @ParameterizedTest
+  @CsvSource(delimiter = ';', value = {
+      "{\"id\": \"bitround\", \"keepbits\": 7};true",
+      "{\"id\": \"quantize\", \"digits\": 2, \"dtype\": \"<f4\", \"astype\": \"<f4\"};true",
+      "{\"id\": \"quantize\", \"digits\": 2, \"dtype\": \"<f4\", \"astype\": \"<f2\"};false"})
+  void filtersThatOnlyEncodeAreLeftOutWhenReading(String filterJson, boolean leftOut) throws Exception {
+    MemoryStore store = new MemoryStore("mem://filters");
+    DataType type = NumpyDtype.parse("<f4");
+    ArrayFilter filter = (ArrayFilter) CodecRegistry.fromConfig(
+        Json.parse(filterJson.getBytes(StandardCharsets.UTF_8), "test", "filter"));
+    int[] chunk = {128, 512}; // 256 KiB: blosc splits it into blocks of 64 KiB
+    ZarrArray a = ZarrHierarchy.writeArrayV2(store, "a", new ArrayMetadata(2, new long[] {256, 512},
+        chunk, type, FillValue.parseV2(Json.nodes().numberNode(0), type),
+        new V2ChunkCodec(type, false, List.of(filter), new BloscCodec(BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, 1024, 4)),
+        ChunkKeyEncoding.v2('.'), List.of("y", "x"), Json.object()));
+    java.util.Random random = new java.util.Random(11);
+    byte[][] written = new byte[2][];
+    for (int c = 0; c < 2; c++) {
+      ByteBuffer values = ByteBuffer.allocate(128 * 512 * 4).order(ByteOrder.LITTLE_ENDIAN);
+      for (int i = 0; i < 128 * 512; i++) {
+        values.putFloat(280f + i / 512 + 0.3f * (float) random.nextGaussian());
+      }
+      ChunkData data = ChunkData.ofBytes(type, chunk, values.array());
+      a.writeChunk(new long[] {c, 0}, data);
+      // what the filter stores, then widened back to float32 as zarr-python reads it
+      ChunkData encoded = filter.encode(ChunkData.ofBytes(type, new int[] {128 * 512}, values.array()));
+      written[c] = filter.decode(encoded, type, 128 * 512).bytes();
+    }
+    DecodeBuffers buffers = new DecodeBuffers();
+    for (int c = 0; c < 2; c++) {
+      long[] at = {c, 0};
+      assertArrayEquals(written[c], a.readChunk(at).bytes(), filterJson);
+      byte[] whole = a.readChunkBytes(at, buffers);
+      assertArrayEquals(written[c], Arrays.copyOf(whole, written[c].length), filterJson);
+      int[] pieces = {0};
+      byte[] got = new byte[written[c].length];
+      assertTrue(a.readChunkBlocks(at, buffers, (buffer, offset, start, length) -> {
+        pieces[0]++;
+        System.arraycopy(buffer, offset, got, start, length);
+      }));
+      assertArrayEquals(written[c], got, filterJson);
+      assertEquals(leftOut ? 4 : 1, pieces[0], "blocks of 64 KiB, or the whole chunk");
+    }
   }
 
   /**

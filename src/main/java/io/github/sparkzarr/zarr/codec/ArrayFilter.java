@@ -37,4 +37,13 @@ public interface ArrayFilter extends Codec {
    * {@code decodedType}.
    */
   ChunkData decode(ChunkData encoded, DataType decodedType, int count) throws IOException;
+
+  /**
+   * Whether decoding elements of {@code decodedType} gives back the encoded bytes unchanged (lossy
+   * filters such as bitround work only when encoding), so a scan may leave this filter out and
+   * read the decompressed bytes where they lie.
+   */
+  default boolean decodesUnchanged(DataType decodedType) {
+    return false;
+  }
 }

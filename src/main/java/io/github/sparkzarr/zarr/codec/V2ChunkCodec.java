@@ -64,6 +64,19 @@ public final class V2ChunkCodec implements ChunkCodec {
     return filters;
   }
 
+  /**
+   * Whether decoding leaves the decompressed bytes as they are: no filters, or only filters that
+   * work when encoding ({@link ArrayFilter#decodesUnchanged}, such as bitround and quantize).
+   */
+  public boolean filtersDecodeUnchanged() {
+    for (int i = 0; i < filters.size(); i++) {
+      if (!filters.get(i).decodesUnchanged(stageTypes.get(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The compressor, or null. */
   public BytesCodec compressor() {
     return compressor;
@@ -82,7 +95,9 @@ public final class V2ChunkCodec implements ChunkCodec {
     }
     ChunkData flat = flatOf(bytes, compressed);
     for (int i = filters.size() - 1; i >= 0; i--) {
-      flat = filters.get(i).decode(flat, stageTypes.get(i), count);
+      if (!filters.get(i).decodesUnchanged(stageTypes.get(i))) {
+        flat = filters.get(i).decode(flat, stageTypes.get(i), count);
+      }
     }
     if (flat.elementCount() != count) {
       throw new CodecException(

@@ -39,6 +39,12 @@ public final class AsType extends ViewFilter {
     return NumpyCast.cast(x, astype);
   }
 
+  /** Decoding casts from encode_dtype to decode_dtype: nothing when they are the same. */
+  @Override
+  public boolean decodesUnchanged(DataType decodedType) {
+    return castsToItself(decodedType);
+  }
+
   @Override
   NumericArray decodeValues(NumericArray enc) throws CodecException {
     return NumpyCast.cast(enc, dtype);

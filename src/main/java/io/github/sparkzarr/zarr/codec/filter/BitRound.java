@@ -78,6 +78,12 @@ public final class BitRound implements ArrayFilter {
     return ChunkData.ofBytes(type, new int[] {out.length()}, out.bytes());
   }
 
+  /** Rounding happens when encoding; the type was checked when the chain was built. */
+  @Override
+  public boolean decodesUnchanged(DataType decodedType) {
+    return true;
+  }
+
   @Override
   public ChunkData decode(ChunkData encoded, DataType decodedType, int count)
       throws CodecException {

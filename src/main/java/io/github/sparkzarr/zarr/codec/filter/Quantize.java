@@ -67,6 +67,12 @@ public final class Quantize extends ViewFilter {
     return NumpyCast.cast(rounded, astype);
   }
 
+  /** Rounding happens when encoding; decoding only casts from astype to dtype. */
+  @Override
+  public boolean decodesUnchanged(DataType decodedType) {
+    return castsToItself(decodedType);
+  }
+
   @Override
   NumericArray decodeValues(NumericArray enc) throws CodecException {
     return NumpyCast.cast(enc, dtype);

@@ -27,6 +27,15 @@ abstract class ViewFilter implements ArrayFilter {
   /** The decoded values of {@code encoded}, which holds elements of {@code astype}. */
   abstract NumericArray decodeValues(NumericArray encoded) throws CodecException;
 
+  /**
+   * Whether this filter only casts between {@code dtype} and {@code astype} and both are {@code
+   * decodedType}: decoding then gives back the bytes it is given (for filters that cast when
+   * decoding, as quantize and astype do).
+   */
+  boolean castsToItself(DataType decodedType) {
+    return astype.equals(dtype) && dtype.equals(decodedType);
+  }
+
   @Override
   public DataType encodedType(DataType decodedType) throws CodecException {
     if (decodedType.isVariableLength()) {

@@ -69,6 +69,39 @@ class FilterVectorsTest {
         }));
   }
 
+  /**
+   * Filters that say decoding gives back its input (bitround, quantize and astype to their own
+   * type), which scans then leave out, are those and only those; numcodecs' round trip of each is
+   * its encoded bytes.
+   */
+  @TestFactory
+  Stream<DynamicTest> filtersThatDecodeUnchangedAreThoseNumcodecsLeavesAsTheyAre() throws IOException {
+    return FilterVectors.cases().stream().filter(FilterVectors::numeric)
+        .map(c -> DynamicTest.dynamicTest(c.get("name").asText(), () -> {
+          ArrayFilter codec = FilterVectors.codec(c);
+          JsonNode config = c.get("config");
+          String id = config.get("id").asText();
+          boolean expected = id.equals("bitround")
+              || id.equals("quantize") && config.get("dtype").equals(config.get("astype"))
+                  && NumpyDtype.parse(config.get("dtype").asText()).equals(FilterVectors.decoded(c).type());
+          assertEquals(expected, codec.decodesUnchanged(FilterVectors.decoded(c).type()));
+          if (expected) {
+            assertEquals(c.get("encoded").asText(), c.get("roundtrip").asText());
+          }
+        }));
+  }
+
+  @Test
+  void astypeDecodesUnchangedOnlyToItsOwnType() throws IOException {
+    ArrayFilter same = (ArrayFilter) CodecRegistry.fromConfig(JSON.readTree(
+        "{\"id\": \"astype\", \"encode_dtype\": \"<f4\", \"decode_dtype\": \"<f4\"}"));
+    ArrayFilter narrowing = (ArrayFilter) CodecRegistry.fromConfig(JSON.readTree(
+        "{\"id\": \"astype\", \"encode_dtype\": \"<f2\", \"decode_dtype\": \"<f4\"}"));
+    assertEquals(true, same.decodesUnchanged(NumpyDtype.parse("<f4")));
+    assertEquals(false, same.decodesUnchanged(NumpyDtype.parse(">f4")));
+    assertEquals(false, narrowing.decodesUnchanged(NumpyDtype.parse("<f4")));
+  }
+
   @TestFactory
   Stream<DynamicTest> configRoundTrips() throws IOException {
     return FilterVectors.cases().stream()
