@@ -63,23 +63,52 @@ final class ExtremeAccumulator implements RowAccumulator {
       addStored(chunk, from, n, slot);
       return;
     }
-    boolean floats = chunk.floating();
-    int i = from;
-    int whole = n - n % LaneExtremes.LANES;
-    if (kernels != null && chunk.maskedValueCount() <= 1 && whole > 0 && floats && !chunk.unpacks) {
+    int whole = laneElements(chunk, n);
+    if (whole > 0) {
       nans[0] = 0;
       nans[1] = 0;
-      double skip = chunk.masksValues() ? chunk.maskedValue(0) : Double.NaN;
-      double extreme = kernels.extreme(chunk, from, whole, max, skip, nans);
-      if (nans[0] + nans[1] < whole) {
-        addFloating(extreme, slot);
-      }
-      if (nans[0] > 0 && !chunk.maskNaN) {
-        addFloating(Double.NaN, slot); // a value here: Spark orders it above every number
-      }
-      i += whole;
+      addLaneExtreme(chunk, whole, kernels.extreme(chunk, from, whole, max, skipOf(chunk), nans), nans, slot);
     }
-    for (; i < from + n; i++) {
+    addElements(chunk, from + whole, from + n, slot);
+  }
+
+  /**
+   * How many of a run's {@code n} elements {@link #add} hands to the SIMD kernel: a multiple of
+   * {@link LaneExtremes#LANES} for floats (not packed) with at most one masked value, else 0.
+   */
+  int laneElements(NumericChunk chunk, int n) {
+    boolean lanes = kernels != null && !chunk.storedIntegersReadable() && chunk.maskedValueCount() <= 1
+        && chunk.floating() && !chunk.unpacks;
+    return lanes ? n - n % LaneExtremes.LANES : 0;
+  }
+
+  /** The SIMD kernels, or null to test every element. */
+  LaneExtremes kernels() {
+    return kernels;
+  }
+
+  /** The masked value the SIMD kernel leaves out besides NaN, or NaN for none. */
+  static double skipOf(NumericChunk chunk) {
+    return chunk.masksValues() ? chunk.maskedValue(0) : Double.NaN;
+  }
+
+  /**
+   * The kernel's extreme of {@code whole} elements, which left out {@code left[0]} NaN and
+   * {@code left[1]} masked ones.
+   */
+  void addLaneExtreme(NumericChunk chunk, int whole, double extreme, int[] left, int slot) {
+    if (left[0] + left[1] < whole) {
+      addFloating(extreme, slot);
+    }
+    if (left[0] > 0 && !chunk.maskNaN) {
+      addFloating(Double.NaN, slot); // a value here: Spark orders it above every number
+    }
+  }
+
+  /** Elements {@code [i, end)} one by one. */
+  void addElements(NumericChunk chunk, int i, int end, int slot) {
+    boolean floats = chunk.floating();
+    for (; i < end; i++) {
       if (chunk.isMissing(i)) {
         continue;
       }

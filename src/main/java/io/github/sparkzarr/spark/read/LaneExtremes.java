@@ -24,6 +24,16 @@ interface LaneExtremes {
   double extreme(NumericChunk chunk, int i, int n, boolean max, double skip, int[] left);
 
   /**
+   * Both extremes of a run in one pass, as {@link #extreme} gives each: {@code both[0]} the
+   * smallest, {@code both[1]} the largest; the left-out elements are counted into {@code left}
+   * once.
+   */
+  default void extremes(NumericChunk chunk, int i, int n, double skip, double[] both, int[] left) {
+    both[1] = extreme(chunk, i, n, true, skip, new int[2]);
+    both[0] = extreme(chunk, i, n, false, skip, left);
+  }
+
+  /**
    * The largest ({@code max}) or smallest of elements {@code [i, i + n)} of {@code chunk}, an
    * integer layout, {@code n} a multiple of 8.
    */

@@ -93,6 +93,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
       accumulators[c] = Accumulator.of(calls.get(c), elementwise);
     }
     shareCounts(calls);
+    pairExtremes(calls);
     weights = new GroupKeyValues[calls.size()];
     keyDims = java.util.Arrays.stream(groupDims).distinct().toArray();
     keyValues = new GroupKeyValues[groupDims.length];
@@ -130,6 +131,29 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
         if (calls.get(s).kind() == AggregateCall.Kind.SUM && calls.get(s).variable() == calls.get(c).variable()
             && accumulators[s] instanceof SumAccumulator sum) {
           accumulators[c] = new CountAccumulator.OfSum(sum);
+          break;
+        }
+      }
+    }
+  }
+
+  /**
+   * The MIN and the MAX of one variable (unweighted) are fed together ({@link ExtremePair}): a
+   * run is read once for both.
+   */
+  private void pairExtremes(List<AggregateCall> calls) {
+    for (int c = 0; c < calls.size(); c++) {
+      if (calls.get(c).kind() != AggregateCall.Kind.MIN || calls.get(c).weight() != null
+          || !(accumulators[c] instanceof ExtremeAccumulator min)) {
+        continue;
+      }
+      for (int s = 0; s < calls.size(); s++) {
+        if (calls.get(s).kind() == AggregateCall.Kind.MAX && calls.get(s).weight() == null
+            && calls.get(s).variable() == calls.get(c).variable()
+            && accumulators[s] instanceof ExtremeAccumulator max) {
+          ExtremePair pair = new ExtremePair(min, max);
+          accumulators[c] = pair;
+          accumulators[s] = pair.maxPlace();
           break;
         }
       }

@@ -27,6 +27,15 @@ final class VectorLaneExtremes implements LaneExtremes {
   }
 
   @Override
+  public void extremes(NumericChunk c, int i, int n, double skip, double[] both, int[] left) {
+    if (c.layout == NumericChunk.Layout.FLOAT32) {
+      floatsBoth(c, i, n, skip, both, left);
+    } else {
+      doublesBoth(c, i, n, skip, both, left);
+    }
+  }
+
+  @Override
   public long integralExtreme(NumericChunk c, int i, int n, boolean max) {
     return c.layout == NumericChunk.Layout.INT32 ? ints(c, i, n, max) : longs(c, i, n, max);
   }
@@ -97,6 +106,69 @@ final class VectorLaneExtremes implements LaneExtremes {
     left[0] += nan;
     left[1] += skipped;
     return max ? acc.reduceLanes(VectorOperators.MAX) : acc.reduceLanes(VectorOperators.MIN);
+  }
+
+  /** {@link #floats} for MIN and MAX at once: each element is loaded (or gathered from its planes) once. */
+  private static void floatsBoth(NumericChunk c, int i, int n, double skip, double[] both, int[] left) {
+    float f = (float) skip;
+    boolean skips = f == skip;
+    FloatVector lo = FloatVector.broadcast(F8, Float.POSITIVE_INFINITY);
+    FloatVector hi = FloatVector.broadcast(F8, Float.NEGATIVE_INFINITY);
+    int nan = 0;
+    int skipped = 0;
+    for (int j = i; j < i + n; j += LANES) {
+      FloatVector v = c.plane == 0
+          ? FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * j, LE)
+          : ShuffledPlanes.floats(c.bytes, c.offset + j, c.plane);
+      VectorMask<Float> isNaN = v.test(VectorOperators.IS_NAN);
+      VectorMask<Float> out = skips ? isNaN.or(v.eq(f)) : isNaN;
+      if (out.anyTrue()) {
+        int k = isNaN.trueCount();
+        nan += k;
+        skipped += out.trueCount() - k;
+        lo = lo.min(v.blend(Float.POSITIVE_INFINITY, out));
+        hi = hi.max(v.blend(Float.NEGATIVE_INFINITY, out));
+      } else {
+        lo = lo.min(v);
+        hi = hi.max(v);
+      }
+    }
+    left[0] += nan;
+    left[1] += skipped;
+    both[0] = lo.reduceLanes(VectorOperators.MIN);
+    both[1] = hi.reduceLanes(VectorOperators.MAX);
+  }
+
+  /** {@link #doubles} for MIN and MAX at once. */
+  private static void doublesBoth(NumericChunk c, int i, int n, double skip, double[] both, int[] left) {
+    boolean skips = skip == skip;
+    DoubleVector lo = DoubleVector.broadcast(D4, Double.POSITIVE_INFINITY);
+    DoubleVector hi = DoubleVector.broadcast(D4, Double.NEGATIVE_INFINITY);
+    int nan = 0;
+    int skipped = 0;
+    for (int j = i; j < i + n; j += LANES) {
+      for (int part = 0; part < 2; part++) {
+        DoubleVector v = c.plane == 0
+            ? DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * j + 32 * part, LE)
+            : ShuffledPlanes.doubles(c.bytes, c.offset + j, c.plane, part);
+        VectorMask<Double> isNaN = v.test(VectorOperators.IS_NAN);
+        VectorMask<Double> out = skips ? isNaN.or(v.eq(skip)) : isNaN;
+        if (out.anyTrue()) {
+          int k = isNaN.trueCount();
+          nan += k;
+          skipped += out.trueCount() - k;
+          lo = lo.min(v.blend(Double.POSITIVE_INFINITY, out));
+          hi = hi.max(v.blend(Double.NEGATIVE_INFINITY, out));
+        } else {
+          lo = lo.min(v);
+          hi = hi.max(v);
+        }
+      }
+    }
+    left[0] += nan;
+    left[1] += skipped;
+    both[0] = lo.reduceLanes(VectorOperators.MIN);
+    both[1] = hi.reduceLanes(VectorOperators.MAX);
   }
 
   private static double doubles(NumericChunk c, int i, int n, boolean max, double skip, int[] left) {

@@ -52,6 +52,79 @@ class ExtremeAccumulatorTest {
   }
 
   /**
+   * MIN and MAX fed together ({@link ExtremePair}, one pass of the fused kernel) write what each
+   * writes fed alone: floats plain and shuffled with every NaN and fill pattern, integers, and runs
+   * to single slots, along rows and element by element.
+   */
+  @Test
+  void minAndMaxTogetherGiveWhatEachGivesAlone() {
+    Random random = new Random(9);
+    int n = 1000;
+    for (int size : new int[] {4, 8}) {
+      for (DataType.Kind kind : new DataType.Kind[] {DataType.Kind.FLOAT, DataType.Kind.INT}) {
+        DataType t = DataType.numeric(kind, size, ByteOrder.LITTLE_ENDIAN);
+        org.apache.spark.sql.types.DataType result = kind == DataType.Kind.INT
+            ? (size == 4 ? DataTypes.IntegerType : DataTypes.LongType)
+            : (size == 4 ? DataTypes.FloatType : DataTypes.DoubleType);
+        for (boolean shuffled : new boolean[] {false, true}) {
+          for (int nanPattern = 0; nanPattern < 6; nanPattern++) {
+            double[] values = values(random, n, nanPattern);
+            int pad = random.nextInt(5);
+            byte[] bytes;
+            if (kind == DataType.Kind.INT) {
+              long[] integers = new long[n];
+              for (int i = 0; i < n; i++) {
+                integers[i] = values[i] == values[i] && Math.abs(values[i]) < 1e9 ? (long) values[i] : i;
+              }
+              bytes = integerBytes(integers, size, pad, shuffled);
+            } else {
+              bytes = shuffled ? shuffledBytes(values, size, pad) : plainBytes(values, size, pad);
+            }
+            for (CfDecoding cf : new CfDecoding[] {null, MASK_NAN, MASK_FILL, MASK_FILL_AND_NAN, MASK_INFINITY}) {
+              NumericChunk chunk = new NumericChunk(bytes, pad, shuffled ? n : 0, 0, t, cf);
+              String what = kind + " size " + size + " shuffled " + shuffled + " nan " + nanPattern + " cf " + (cf != null);
+              assertPairMatchesAlone(chunk, n, result, random, what);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private static void assertPairMatchesAlone(NumericChunk chunk, int n,
+      org.apache.spark.sql.types.DataType result, Random random, String what) {
+    int slots = 40;
+    ExtremeAccumulator min = new ExtremeAccumulator(false, result);
+    ExtremeAccumulator max = new ExtremeAccumulator(true, result);
+    ExtremePair pair = new ExtremePair(new ExtremeAccumulator(false, result), new ExtremeAccumulator(true, result));
+    Accumulator maxPlace = pair.maxPlace();
+    for (Accumulator a : new Accumulator[] {min, max, pair, maxPlace}) {
+      a.ensure(slots);
+    }
+    int[] slotOf = new int[slots];
+    for (int s = 0; s < slots; s++) {
+      slotOf[s] = s;
+    }
+    for (int from = 0; from < n; ) {
+      int len = Math.min(n - from, 1 + random.nextInt(90));
+      int way = random.nextInt(3);
+      int slot = random.nextInt(slots);
+      for (Accumulator a : new Accumulator[] {min, max, pair, maxPlace}) {
+        if (way == 0) {
+          a.add(chunk, from, len, slot);
+        } else if (way == 1 && len <= slots) {
+          ((RowAccumulator) a).addRow(chunk, from, len, 0);
+        } else {
+          a.addEach(chunk, from, Math.min(len, slots), slotOf, 0, 1);
+        }
+      }
+      from += way == 2 ? Math.min(len, slots) : len;
+    }
+    assertEquals(written(min, slots, result), written(pair, slots, result), "min, " + what);
+    assertEquals(written(max, slots, result), written(maxPlace, slots, result), "max, " + what);
+  }
+
+  /**
    * The same for int32 and int64, plain and shuffled: random values, each type's own extremes at
    * chosen places, values all of one sign, and a masked value (CF), which leaves every element to
    * the loop.
@@ -184,7 +257,7 @@ class ExtremeAccumulatorTest {
   }
 
   /** The written results as bit patterns, nulls as "null". */
-  private static String written(ExtremeAccumulator a, int slots, org.apache.spark.sql.types.DataType type) {
+  private static String written(Accumulator a, int slots, org.apache.spark.sql.types.DataType type) {
     OnHeapColumnVector out = new OnHeapColumnVector(slots, type);
     a.write(out, slots);
     StringBuilder s = new StringBuilder();

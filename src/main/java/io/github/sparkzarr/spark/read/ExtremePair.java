@@ -1,0 +1,88 @@
+package io.github.sparkzarr.spark.read;
+
+import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
+
+/**
+ * The MIN and the MAX of one variable in one query, fed together: a run of floats is read once
+ * for both ({@link LaneExtremes#extremes}), where two accumulators would each load it (and, from
+ * blosc's byte-shuffled blocks, gather it from four planes). Everything else is handed to each.
+ * It takes the MIN's place among a scan's accumulators; {@link #maxPlace} takes the MAX's.
+ */
+final class ExtremePair implements RowAccumulator {
+  private final ExtremeAccumulator min;
+  private final ExtremeAccumulator max;
+  private final double[] both = new double[2];
+  private final int[] left = new int[2];
+
+  ExtremePair(ExtremeAccumulator min, ExtremeAccumulator max) {
+    this.min = min;
+    this.max = max;
+  }
+
+  @Override
+  public void ensure(int slots) {
+    min.ensure(slots);
+    max.ensure(slots);
+  }
+
+  @Override
+  public void add(NumericChunk chunk, int from, int n, int slot) {
+    int whole = min.laneElements(chunk, n);
+    if (whole == 0 || max.laneElements(chunk, n) != whole) {
+      min.add(chunk, from, n, slot);
+      max.add(chunk, from, n, slot);
+      return;
+    }
+    left[0] = 0;
+    left[1] = 0;
+    min.kernels().extremes(chunk, from, whole, ExtremeAccumulator.skipOf(chunk), both, left);
+    min.addLaneExtreme(chunk, whole, both[0], left, slot);
+    max.addLaneExtreme(chunk, whole, both[1], left, slot);
+    min.addElements(chunk, from + whole, from + n, slot);
+    max.addElements(chunk, from + whole, from + n, slot);
+  }
+
+  @Override
+  public void addEach(NumericChunk chunk, int from, int n, int[] slotOf, int group, int stride) {
+    min.addEach(chunk, from, n, slotOf, group, stride);
+    max.addEach(chunk, from, n, slotOf, group, stride);
+  }
+
+  @Override
+  public void addRow(NumericChunk chunk, int from, int n, int slot) {
+    min.addRow(chunk, from, n, slot);
+    max.addRow(chunk, from, n, slot);
+  }
+
+  /** Writes the MIN; {@link #maxPlace} writes the MAX. */
+  @Override
+  public void write(WritableColumnVector out, int slots) {
+    min.write(out, slots);
+  }
+
+  /** What stands in the MAX's place: fed nothing (the pair feeds it), it writes the MAX. */
+  RowAccumulator maxPlace() {
+    return new RowAccumulator() {
+      @Override
+      public void ensure(int slots) {
+      }
+
+      @Override
+      public void add(NumericChunk chunk, int from, int n, int slot) {
+      }
+
+      @Override
+      public void addEach(NumericChunk chunk, int from, int n, int[] slotOf, int group, int stride) {
+      }
+
+      @Override
+      public void addRow(NumericChunk chunk, int from, int n, int slot) {
+      }
+
+      @Override
+      public void write(WritableColumnVector out, int slots) {
+        max.write(out, slots);
+      }
+    };
+  }
+}
