@@ -22,6 +22,8 @@ final class ExtremeAccumulator implements RowAccumulator {
   /** SIMD runs of floating-point elements, or null to test every element. */
   private final LaneExtremes kernels;
   private final int[] nans = new int[2];
+  /** The smallest and the largest of a run, from the kernel. */
+  private final double[] both = new double[2];
   private final StoredIntegers stored = new StoredIntegers();
 
   /** Applied to each slot's extreme when written (an increasing one: see {@link ValueTransform}), or null. */
@@ -67,7 +69,8 @@ final class ExtremeAccumulator implements RowAccumulator {
     if (whole > 0) {
       nans[0] = 0;
       nans[1] = 0;
-      addLaneExtreme(chunk, whole, kernels.extreme(chunk, from, whole, max, skipOf(chunk), nans), nans, slot);
+      kernels.extremes(chunk, from, whole, skipOf(chunk), both, nans);
+      addLaneExtreme(chunk, whole, both[max ? 1 : 0], nans, slot);
     }
     addElements(chunk, from + whole, from + n, slot);
   }

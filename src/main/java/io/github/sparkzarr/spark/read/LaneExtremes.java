@@ -16,22 +16,14 @@ interface LaneExtremes {
   }
 
   /**
-   * The largest ({@code max}) or smallest of elements {@code [i, i + n)} of {@code chunk}, a float
-   * layout, {@code n} a multiple of 8, leaving out NaN and the elements equal to {@code skip} as
-   * doubles (a masked fill value; NaN for none): -infinity or +infinity when every element is left
-   * out. Adds the number of NaN elements to {@code left[0]}, of skipped ones to {@code left[1]}.
+   * The smallest ({@code both[0]}) and the largest ({@code both[1]}) of elements {@code [i, i +
+   * n)} of {@code chunk}, a float layout, {@code n} a multiple of 8, in one pass, leaving out NaN
+   * and the elements equal to {@code skip} as doubles (a masked fill value; NaN for none):
+   * +infinity and -infinity when every element is left out. Adds the number of NaN elements to
+   * {@code left[0]}, of skipped ones to {@code left[1]}. A lone MIN or MAX takes its side: the
+   * other costs one lane operation per load.
    */
-  double extreme(NumericChunk chunk, int i, int n, boolean max, double skip, int[] left);
-
-  /**
-   * Both extremes of a run in one pass, as {@link #extreme} gives each: {@code both[0]} the
-   * smallest, {@code both[1]} the largest; the left-out elements are counted into {@code left}
-   * once.
-   */
-  default void extremes(NumericChunk chunk, int i, int n, double skip, double[] both, int[] left) {
-    both[1] = extreme(chunk, i, n, true, skip, new int[2]);
-    both[0] = extreme(chunk, i, n, false, skip, left);
-  }
+  void extremes(NumericChunk chunk, int i, int n, double skip, double[] both, int[] left);
 
   /**
    * The largest ({@code max}) or smallest of elements {@code [i, i + n)} of {@code chunk}, an

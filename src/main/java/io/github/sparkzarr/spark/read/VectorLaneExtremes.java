@@ -22,11 +22,6 @@ final class VectorLaneExtremes implements LaneExtremes {
   private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
   @Override
-  public double extreme(NumericChunk c, int i, int n, boolean max, double skip, int[] left) {
-    return c.layout == NumericChunk.Layout.FLOAT32 ? floats(c, i, n, max, skip, left) : doubles(c, i, n, max, skip, left);
-  }
-
-  @Override
   public void extremes(NumericChunk c, int i, int n, double skip, double[] both, int[] left) {
     if (c.layout == NumericChunk.Layout.FLOAT32) {
       floatsBoth(c, i, n, skip, both, left);
@@ -82,33 +77,7 @@ final class VectorLaneExtremes implements LaneExtremes {
     return max ? acc.reduceLanes(VectorOperators.MAX) : acc.reduceLanes(VectorOperators.MIN);
   }
 
-  private static double floats(NumericChunk c, int i, int n, boolean max, double skip, int[] left) {
-    float identity = max ? Float.NEGATIVE_INFINITY : Float.POSITIVE_INFINITY;
-    float f = (float) skip;
-    boolean skips = f == skip; // else no float32 equals it (NaN never does)
-    FloatVector acc = FloatVector.broadcast(F8, identity);
-    int nan = 0;
-    int skipped = 0;
-    for (int j = i; j < i + n; j += LANES) {
-      FloatVector v = c.plane == 0
-          ? FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * j, LE)
-          : ShuffledPlanes.floats(c.bytes, c.offset + j, c.plane);
-      VectorMask<Float> isNaN = v.test(VectorOperators.IS_NAN);
-      VectorMask<Float> out = skips ? isNaN.or(v.eq(f)) : isNaN; // disjoint: NaN equals nothing
-      if (out.anyTrue()) {
-        int k = isNaN.trueCount();
-        nan += k;
-        skipped += out.trueCount() - k;
-        v = v.blend(identity, out);
-      }
-      acc = max ? acc.max(v) : acc.min(v);
-    }
-    left[0] += nan;
-    left[1] += skipped;
-    return max ? acc.reduceLanes(VectorOperators.MAX) : acc.reduceLanes(VectorOperators.MIN);
-  }
-
-  /** {@link #floats} for MIN and MAX at once: each element is loaded (or gathered from its planes) once. */
+  /** Both extremes of float32 elements: each is loaded (or gathered from its planes) once. */
   private static void floatsBoth(NumericChunk c, int i, int n, double skip, double[] both, int[] left) {
     float f = (float) skip;
     boolean skips = f == skip;
@@ -139,7 +108,7 @@ final class VectorLaneExtremes implements LaneExtremes {
     both[1] = hi.reduceLanes(VectorOperators.MAX);
   }
 
-  /** {@link #doubles} for MIN and MAX at once. */
+  /** Both extremes of float64 elements. */
   private static void doublesBoth(NumericChunk c, int i, int n, double skip, double[] both, int[] left) {
     boolean skips = skip == skip;
     DoubleVector lo = DoubleVector.broadcast(D4, Double.POSITIVE_INFINITY);
@@ -169,32 +138,5 @@ final class VectorLaneExtremes implements LaneExtremes {
     left[1] += skipped;
     both[0] = lo.reduceLanes(VectorOperators.MIN);
     both[1] = hi.reduceLanes(VectorOperators.MAX);
-  }
-
-  private static double doubles(NumericChunk c, int i, int n, boolean max, double skip, int[] left) {
-    double identity = max ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
-    boolean skips = skip == skip;
-    DoubleVector acc = DoubleVector.broadcast(D4, identity);
-    int nan = 0;
-    int skipped = 0;
-    for (int j = i; j < i + n; j += LANES) {
-      for (int part = 0; part < 2; part++) {
-        DoubleVector v = c.plane == 0
-            ? DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * j + 32 * part, LE)
-            : ShuffledPlanes.doubles(c.bytes, c.offset + j, c.plane, part);
-        VectorMask<Double> isNaN = v.test(VectorOperators.IS_NAN);
-        VectorMask<Double> out = skips ? isNaN.or(v.eq(skip)) : isNaN;
-        if (out.anyTrue()) {
-          int k = isNaN.trueCount();
-          nan += k;
-          skipped += out.trueCount() - k;
-          v = v.blend(identity, out);
-        }
-        acc = max ? acc.max(v) : acc.min(v);
-      }
-    }
-    left[0] += nan;
-    left[1] += skipped;
-    return max ? acc.reduceLanes(VectorOperators.MAX) : acc.reduceLanes(VectorOperators.MIN);
   }
 }
