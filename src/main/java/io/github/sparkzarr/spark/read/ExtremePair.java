@@ -28,7 +28,7 @@ final class ExtremePair implements RowAccumulator {
   @Override
   public void add(NumericChunk chunk, int from, int n, int slot) {
     int whole = min.laneElements(chunk, n);
-    if (whole == 0 || max.laneElements(chunk, n) != whole) {
+    if (whole == 0) {
       min.add(chunk, from, n, slot);
       max.add(chunk, from, n, slot);
       return;
