@@ -30,6 +30,16 @@ def little_endian(a):
     return np.ascontiguousarray(a.astype(a.dtype.newbyteorder("<"), copy=False))
 
 
+def crc32c(data):
+    """CRC-32C (Castagnoli), bit by bit: numcodecs 0.11 has no CRC32C codec."""
+    crc = 0xFFFFFFFF
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 & -(crc & 1))
+    return crc ^ 0xFFFFFFFF
+
+
 def raw_expected_bytes(a):
     """Fixed-size dtypes: little-endian, C-order raw bytes of the logical array."""
     return little_endian(a).tobytes(order="C")

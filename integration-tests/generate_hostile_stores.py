@@ -32,6 +32,9 @@ from numcodecs import (BZ2, LZ4, LZMA, Adler32, Blosc, CRC32, Delta, GZip, VLenB
                        Zlib, Zstd)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from corpus_common import crc32c  # noqa: E402
+
 DEFAULT_OUT = os.path.join(HERE, "..", "src", "test", "resources", "corpus", "hostile")
 DATA = (np.arange(20, dtype="<i4") * 3 - 7)
 CHUNK = 8
@@ -75,15 +78,6 @@ def encoded(codec, data):
     """codec.encode(data) as bytes; a gzip stream's timestamp is zeroed so reruns are identical."""
     out = bytes(codec.encode(data))
     return out[:4] + bytes(4) + out[8:] if isinstance(codec, GZip) else out
-
-
-def crc32c(data):
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 & -(crc & 1))
-    return crc ^ 0xFFFFFFFF
 
 
 # ---- v2 -----------------------------------------------------------------------------------

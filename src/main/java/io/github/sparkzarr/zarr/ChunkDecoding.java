@@ -71,8 +71,8 @@ final class ChunkDecoding {
   /**
    * Whether the chain on fixed-size elements is at most one compressor and a permutation of axes:
    * v2 in either order with no filters, or only filters that decode to what they are given
-   * (bitround, quantize); v3 with at most a "transpose" codec, the "bytes" codec and at most one
-   * bytes-to-bytes codec. Big-endian elements are swapped after decompressing (records
+   * (bitround, quantize); v3 with at most a "transpose" codec (besides such filters), the "bytes"
+   * codec and at most one bytes-to-bytes codec. Big-endian elements are swapped after decompressing (records
    * with big-endian fields are left to the codec).
    */
   private static boolean isPlainChain(DataType t, ChunkCodec codec) {
@@ -83,8 +83,8 @@ final class ChunkDecoding {
       return v2.filtersDecodeUnchanged();
     }
     return codec instanceof V3ChunkCodec v3
-        && (v3.arrayCodecs().isEmpty()
-            || v3.arrayCodecs().size() == 1 && v3.arrayCodecs().get(0) instanceof TransposeCodec)
+        && (v3.arrayCodecsToDecode().isEmpty()
+            || v3.arrayCodecsToDecode().size() == 1 && v3.arrayCodecsToDecode().get(0) instanceof TransposeCodec)
         && v3.bytesCodecs().size() <= 1 && v3.serializer() instanceof EndianCodec e
         && (e.order() != null || t.size() == 1);
   }
@@ -98,7 +98,7 @@ final class ChunkDecoding {
       return v2.fortranOrder() && shape.length > 1
           ? new int[][] {Transpose.reversed(shape), Transpose.reversal(shape.length)} : null;
     }
-    List<?> arrayCodecs = ((V3ChunkCodec) codec).arrayCodecs();
+    List<?> arrayCodecs = ((V3ChunkCodec) codec).arrayCodecsToDecode();
     if (arrayCodecs.isEmpty()) {
       return null;
     }

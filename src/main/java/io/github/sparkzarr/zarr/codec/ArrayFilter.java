@@ -39,6 +39,15 @@ public interface ArrayFilter extends Codec {
   ChunkData decode(ChunkData encoded, DataType decodedType, int count) throws IOException;
 
   /**
+   * The type {@link #decode} really produces when asked for {@code decodedType}: filters configured
+   * with a {@code dtype} (delta, fixedscaleoffset, ...) view their output as that type whatever they
+   * are asked for, as numcodecs does.
+   */
+  default DataType producedType(DataType decodedType) {
+    return decodedType;
+  }
+
+  /**
    * Whether decoding elements of {@code decodedType} gives back the encoded bytes unchanged (lossy
    * filters such as bitround work only when encoding), so a scan may leave this filter out and
    * read the decompressed bytes where they lie.

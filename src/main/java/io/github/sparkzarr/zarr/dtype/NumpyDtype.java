@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -46,6 +47,22 @@ public final class NumpyDtype {
       return parseStruct(node);
     }
     throw new IllegalArgumentException("dtype must be a string or a list of fields, got " + node);
+  }
+
+  /** numpy's names of the numeric types, as {@code str(np.dtype("float32"))} gives them. */
+  private static final Map<String, String> NAMES = Map.ofEntries(
+      Map.entry("bool", "|b1"),
+      Map.entry("int8", "|i1"), Map.entry("int16", "<i2"), Map.entry("int32", "<i4"), Map.entry("int64", "<i8"),
+      Map.entry("uint8", "|u1"), Map.entry("uint16", "<u2"), Map.entry("uint32", "<u4"), Map.entry("uint64", "<u8"),
+      Map.entry("float16", "<f2"), Map.entry("float32", "<f4"), Map.entry("float64", "<f8"),
+      Map.entry("complex64", "<c8"), Map.entry("complex128", "<c16"));
+
+  /**
+   * Parses a type string ("<f4") or a numpy type name ("float32", little-endian as on the machines
+   * that write them): zarr-python 3 writes names into the configurations of numcodecs codecs.
+   */
+  public static DataType parseTypeOrName(String text) {
+    return parse(NAMES.getOrDefault(text, text));
   }
 
   /** Parses a numpy type string such as "<f8". */

@@ -31,7 +31,7 @@ final class FilterConfig {
 
   static DataType dtype(JsonNode config, String field, String text) throws CodecException {
     try {
-      return NumpyDtype.parse(text);
+      return NumpyDtype.parseTypeOrName(text);
     } catch (IllegalArgumentException e) {
       throw new CodecException(
           CodecConfig.describe(config) + ": bad \"" + field + "\": " + e.getMessage(), e);

@@ -37,6 +37,11 @@ abstract class ViewFilter implements ArrayFilter {
   }
 
   @Override
+  public DataType producedType(DataType decodedType) {
+    return dtype;
+  }
+
+  @Override
   public DataType encodedType(DataType decodedType) throws CodecException {
     if (decodedType.isVariableLength()) {
       throw new CodecException("filter '" + id() + "' cannot encode " + decodedType + " elements");

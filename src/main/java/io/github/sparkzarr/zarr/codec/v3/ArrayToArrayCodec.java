@@ -1,13 +1,30 @@
 package io.github.sparkzarr.zarr.codec.v3;
 
 import io.github.sparkzarr.zarr.chunk.ChunkData;
+import io.github.sparkzarr.zarr.dtype.DataType;
 import java.io.IOException;
 
-/** A v3 array→array codec (transpose): changes the element order or shape, not the bytes. */
+/**
+ * A v3 array→array codec: transpose changes the element order; numcodecs filters (zarr-python 3's
+ * {@code numcodecs.*}) change the values, and some the type or the number of elements.
+ */
 public interface ArrayToArrayCodec extends V3Codec {
 
   /** The shape of the encoded array for a decoded array of {@code shape}. */
   int[] encodedShape(int[] shape);
+
+  /** The type of the encoded elements; the decoded type for codecs that keep it. */
+  default DataType encodedType(DataType decodedType) {
+    return decodedType;
+  }
+
+  /**
+   * Whether decoding gives back exactly what it is given (filters that only work when encoding,
+   * such as bitround), so a reader may leave this codec out.
+   */
+  default boolean decodesUnchanged() {
+    return false;
+  }
 
   ChunkData encode(ChunkData decoded) throws IOException;
 

@@ -16,6 +16,8 @@ import java.util.Optional;
  */
 public final class V3ChunkCodec implements ChunkCodec {
   private final DataType type;
+  /** The type the array→bytes codec sees, after the array→array codecs. */
+  private final DataType serializedType;
   private final List<ArrayToArrayCodec> arrayCodecs;
   private final ArrayToBytesCodec serializer;
   private final List<BytesToBytesCodec> bytesCodecs;
@@ -27,6 +29,11 @@ public final class V3ChunkCodec implements ChunkCodec {
     this.arrayCodecs = List.copyOf(arrayCodecs);
     this.serializer = serializer;
     this.bytesCodecs = List.copyOf(bytesCodecs);
+    DataType t = this.type;
+    for (ArrayToArrayCodec c : arrayCodecs) {
+      t = c.encodedType(t);
+    }
+    this.serializedType = t;
   }
 
   public DataType type() {
@@ -35,6 +42,14 @@ public final class V3ChunkCodec implements ChunkCodec {
 
   public List<ArrayToArrayCodec> arrayCodecs() {
     return arrayCodecs;
+  }
+
+  /**
+   * The array→array codecs a reader must run: those that give back what they are given
+   * ({@link ArrayToArrayCodec#decodesUnchanged}) are left out.
+   */
+  public List<ArrayToArrayCodec> arrayCodecsToDecode() {
+    return arrayCodecs.stream().filter(c -> !c.decodesUnchanged()).toList();
   }
 
   public ArrayToBytesCodec serializer() {
@@ -66,14 +81,15 @@ public final class V3ChunkCodec implements ChunkCodec {
     int[] serializedShape = shapes.get(shapes.size() - 1);
     // The innermost bytes codec must give exactly what the serializer reads, when that is fixed:
     // a bomb then fails at the chunk's size instead of growing to the DecodeLimit.
-    int serializedSize = serializer.encodedSize(type, serializedShape);
+    int serializedSize = serializer.encodedSize(serializedType, serializedShape);
     byte[] bytes = stored;
     for (int i = bytesCodecs.size() - 1; i >= 0; i--) {
       bytes = bytesCodecs.get(i).codec().decode(bytes, i == 0 ? serializedSize : -1);
     }
-    ChunkData data = serializer.decode(bytes, type, serializedShape);
+    ChunkData data = serializer.decode(bytes, serializedType, serializedShape);
     for (int i = arrayCodecs.size() - 1; i >= 0; i--) {
-      data = arrayCodecs.get(i).decode(data, shapes.get(i));
+      ArrayToArrayCodec c = arrayCodecs.get(i);
+      data = c.decodesUnchanged() ? data.reshape(shapes.get(i)) : c.decode(data, shapes.get(i));
     }
     return data;
   }
@@ -97,7 +113,7 @@ public final class V3ChunkCodec implements ChunkCodec {
       data = c.encode(data);
     }
     byte[] bytes = serializer.encode(data);
-    int itemSize = type.isVariableLength() ? 1 : type.size();
+    int itemSize = serializedType.isVariableLength() ? 1 : serializedType.size();
     for (BytesToBytesCodec c : bytesCodecs) {
       bytes = c.codec().encode(bytes, itemSize);
     }

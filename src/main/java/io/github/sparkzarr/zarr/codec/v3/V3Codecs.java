@@ -37,6 +37,7 @@ public final class V3Codecs {
     ArrayToBytesCodec serializer = null;
     List<BytesToBytesCodec> bytes = new ArrayList<>();
     int[] shape = chunkShape;
+    DataType stage = type; // the type each codec sees, changed by numcodecs filters such as astype
     for (JsonNode entry : codecs) {
       String name = name(entry);
       JsonNode config = entry.isObject() && entry.has("configuration")
@@ -57,7 +58,11 @@ public final class V3Codecs {
                 + serializer.name() + "' came first");
           }
           requireBefore(null, bytes, name, "array→bytes");
-          serializer = serializer(name, config, type, fill, shape);
+          if (name.equals(ShardingCodec.NAME) && !stage.equals(type)) {
+            throw new CodecException("codec 'sharding_indexed' after a codec that changes " + type + " to "
+                + stage + " is not supported");
+          }
+          serializer = serializer(name, config, stage, fill, shape);
         }
         case "gzip" -> bytes.add(new BytesToBytesCodec(name, config,
             new GzipCodec(CodecConfig.requiredInt(config, "level"))));
@@ -66,8 +71,21 @@ public final class V3Codecs {
                 checksum(config))));
         case BloscCodec.ID -> bytes.add(new BytesToBytesCodec(name, config, BloscCodec.fromV3Config(config)));
         case Crc32cCodec.ID -> bytes.add(new BytesToBytesCodec(name, null, Crc32cCodec.v3()));
-        default -> throw new CodecException("unknown codec '" + name + "' (supported: transpose, bytes, "
-            + "vlen-utf8, vlen-bytes, sharding_indexed, gzip, zstd, blosc, crc32c)");
+        default -> {
+          if (!NumcodecsCodecs.names(name)) {
+            throw new CodecException("unknown codec '" + name + "' (supported: transpose, bytes, vlen-utf8, "
+                + "vlen-bytes, sharding_indexed, gzip, zstd, blosc, crc32c, and zarr-python's numcodecs.*)");
+          }
+          if (NumcodecsCodecs.onArrays(name)) {
+            requireBefore(serializer, bytes, name, "array→array");
+            FilterArrayCodec filter = NumcodecsCodecs.arrayCodec(name, config, stage);
+            shape = filter.encodedShape(shape);
+            stage = filter.encodedType(stage);
+            arrays.add(filter);
+          } else {
+            bytes.add(NumcodecsCodecs.bytesCodec(name, config));
+          }
+        }
       }
     }
     if (serializer == null) {
