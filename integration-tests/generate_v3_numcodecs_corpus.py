@@ -209,6 +209,9 @@ CASES = [
      [SHARD], "zarr-python 3's shards of bitround+zstd inner chunks, crc32c index, empty inner chunks"),
 ]
 
+# written whole, so that sums over them are finite (the others leave every fourth chunk out)
+WHOLE = {"bitround_zstd_f8_3d", "quantize_zlib_f4", "fixedscaleoffset_f8_to_u2", "delta_lz4_i4"}
+
 V3_TYPES = {"<f4": "float32", "<f8": "float64", "<i4": "int32", "<i8": "int64", "<i2": "int16",
             "|u1": "uint8", "|b1": "bool"}
 
@@ -247,7 +250,7 @@ def generate(out):
         cc.dump_json(os.path.join(store, name, "zarr.json"), doc)
         written = data.copy()
         for n, (idx, sel, block) in enumerate(chunk_blocks(data, chunks, fill)):
-            if n % 4 == 3:
+            if n % 4 == 3 and name not in WHOLE:
                 written[sel] = np.nan if fill == "NaN" else fill
                 continue  # left out: reads as the fill value
             key = os.path.join(store, name, "c", *map(str, idx))

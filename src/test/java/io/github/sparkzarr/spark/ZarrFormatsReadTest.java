@@ -131,6 +131,31 @@ class ZarrFormatsReadTest extends SparkTestBase {
     return tests;
   }
 
+  /**
+   * v3 arrays with zarr-python 3's numcodecs.* codecs (integration-tests/generate_v3_numcodecs_corpus.py):
+   * their rows, and their sum computed in the scan (bitround left out, delta and the others decoded).
+   */
+  @TestFactory
+  List<DynamicTest> v3ArraysWithNumcodecsCodecs() throws Exception {
+    Path dir = CORPUS.resolve("v3-numcodecs");
+    JsonNode manifest = JSON.readTree(dir.resolve("manifest.json").toFile());
+    List<DynamicTest> tests = new ArrayList<>();
+    for (JsonNode a : manifest.get("arrays")) {
+      String type = V3_TYPES.get(a.get("data_type").asText());
+      if (type != null) {
+        Path store = dir.resolve(a.get("store").asText());
+        String path = a.get("path").asText();
+        Path raw = dir.resolve(a.get("expected").get("file").asText());
+        tests.add(DynamicTest.dynamicTest(path, () -> {
+          check(store, path, type, raw, null);
+          checkSum(store, path, values(Files.readAllBytes(raw), type));
+        }));
+      }
+    }
+    assertEquals(12, tests.size(), "every array but the bool one");
+    return tests;
+  }
+
   /** The sum of the array's values computed in the scan, against {@code want}'s, NaN for NaN. */
   private static void checkSum(Path store, String array, double[] want) {
     Dataset<Row> df = spark().read().format("zarr").option("array", array)

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.codec.ArrayFilter;
 import io.github.sparkzarr.zarr.codec.BlockSink;
@@ -20,6 +21,7 @@ import io.github.sparkzarr.zarr.codec.blosc.BloscCodec;
 import io.github.sparkzarr.zarr.codec.blosc.BloscShuffle;
 import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
+import io.github.sparkzarr.zarr.codec.v3.V3Codecs;
 import io.github.sparkzarr.zarr.codec.compress.GzipCodec;
 import io.github.sparkzarr.zarr.codec.compress.ZstdCodec;
 import io.github.sparkzarr.zarr.codec.v3.ArrayToArrayCodec;
@@ -157,19 +159,27 @@ class ZarrArrayTest {
    */
   @ParameterizedTest
   @CsvSource(delimiter = ';', value = {
-      "{\"id\": \"bitround\", \"keepbits\": 7};true",
-      "{\"id\": \"quantize\", \"digits\": 2, \"dtype\": \"<f4\", \"astype\": \"<f4\"};true",
-      "{\"id\": \"quantize\", \"digits\": 2, \"dtype\": \"<f4\", \"astype\": \"<f2\"};false"})
-  void filtersThatOnlyEncodeAreLeftOutWhenReading(String filterJson, boolean leftOut) throws Exception {
+      "2;{\"id\": \"bitround\", \"keepbits\": 7};true",
+      "2;{\"id\": \"quantize\", \"digits\": 2, \"dtype\": \"<f4\", \"astype\": \"<f4\"};true",
+      "2;{\"id\": \"quantize\", \"digits\": 2, \"dtype\": \"<f4\", \"astype\": \"<f2\"};false",
+      "3;{\"id\": \"bitround\", \"keepbits\": 7};true",
+      "3;{\"id\": \"quantize\", \"digits\": 2, \"dtype\": \"float32\"};true",
+      "3;{\"id\": \"quantize\", \"digits\": 2, \"dtype\": \"<f4\", \"astype\": \"<f2\"};false"})
+  void filtersThatOnlyEncodeAreLeftOutWhenReading(int format, String filterJson, boolean leftOut) throws Exception {
     MemoryStore store = new MemoryStore("mem://filters");
     DataType type = NumpyDtype.parse("<f4");
-    ArrayFilter filter = (ArrayFilter) CodecRegistry.fromConfig(
-        Json.parse(filterJson.getBytes(StandardCharsets.UTF_8), "test", "filter"));
+    ObjectNode filterConfig = (ObjectNode) Json.parse(filterJson.getBytes(StandardCharsets.UTF_8), "test", "filter");
+    ArrayFilter filter = (ArrayFilter) CodecRegistry.fromConfig(filterConfig);
     int[] chunk = {128, 512}; // 256 KiB: blosc splits it into blocks of 64 KiB
-    ZarrArray a = ZarrHierarchy.writeArrayV2(store, "a", new ArrayMetadata(2, new long[] {256, 512},
-        chunk, type, FillValue.parseV2(Json.nodes().numberNode(0), type),
-        new V2ChunkCodec(type, false, List.of(filter), new BloscCodec(BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, 1024, 4)),
-        ChunkKeyEncoding.v2('.'), List.of("y", "x"), Json.object()));
+    FillValue fill = FillValue.parseV2(Json.nodes().numberNode(0), type);
+    ZarrArray a = format == 2
+        ? ZarrHierarchy.writeArrayV2(store, "a", new ArrayMetadata(2, new long[] {256, 512}, chunk, type, fill,
+            new V2ChunkCodec(type, false, List.of(filter), new BloscCodec(BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, 1024, 4)),
+            ChunkKeyEncoding.v2('.'), List.of("y", "x"), Json.object()))
+        // zarr-python 3's numcodecs.* codecs: the filter as an array→array codec, numcodecs' blosc after "bytes"
+        : ZarrHierarchy.writeArrayV3(store, "a", new ArrayMetadata(3, new long[] {256, 512}, chunk, type, fill,
+            V3Codecs.parse(numcodecsChain(filterConfig), type, fill, chunk),
+            ChunkKeyEncoding.v3Default('/'), List.of("y", "x"), Json.object()));
     java.util.Random random = new java.util.Random(11);
     byte[][] written = new byte[2][];
     for (int c = 0; c < 2; c++) {
@@ -198,6 +208,18 @@ class ZarrArrayTest {
       assertArrayEquals(written[c], got, filterJson);
       assertEquals(leftOut ? 4 : 1, pieces[0], "blocks of 64 KiB, or the whole chunk");
     }
+  }
+
+  /** [numcodecs.{@code filter}, bytes, numcodecs.blosc lz4 with shuffle], as zarr-python 3 writes it. */
+  private static com.fasterxml.jackson.databind.node.ArrayNode numcodecsChain(ObjectNode filter) {
+    ObjectNode config = filter.deepCopy();
+    String id = config.remove("id").asText();
+    var chain = Json.nodes().arrayNode();
+    chain.addObject().put("name", "numcodecs." + id).set("configuration", config);
+    chain.addObject().put("name", "bytes").putObject("configuration").put("endian", "little");
+    chain.addObject().put("name", "numcodecs.blosc").putObject("configuration")
+        .put("cname", "lz4").put("clevel", 5).put("shuffle", 1).put("blocksize", 1024);
+    return chain;
   }
 
   /**

@@ -20,6 +20,20 @@ class NumpyDtypeTest {
     }
   }
 
+  /** zarr-python 3 writes numpy's names ({@code str(np.dtype(...))}) into numcodecs configurations. */
+  @Test
+  void numpyNamesAreTheLittleEndianTypes() {
+    String[][] pairs = {{"bool", "|b1"}, {"int8", "|i1"}, {"uint8", "|u1"}, {"int16", "<i2"},
+        {"uint16", "<u2"}, {"int32", "<i4"}, {"uint32", "<u4"}, {"int64", "<i8"}, {"uint64", "<u8"},
+        {"float16", "<f2"}, {"float32", "<f4"}, {"float64", "<f8"}, {"complex64", "<c8"},
+        {"complex128", "<c16"}, {">f4", ">f4"}};
+    for (String[] p : pairs) {
+      assertEquals(p[1], NumpyDtype.toText(NumpyDtype.parseTypeOrName(p[0])), p[0]);
+    }
+    assertThrows(IllegalArgumentException.class, () -> NumpyDtype.parseTypeOrName("float128"));
+    assertThrows(IllegalArgumentException.class, () -> NumpyDtype.parse("float32"), "metadata keeps type strings");
+  }
+
   @Test
   void parsesWhatTheStringSays() {
     DataType t = NumpyDtype.parse(">M8[15m]");

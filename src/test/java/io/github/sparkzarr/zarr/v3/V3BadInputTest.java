@@ -64,6 +64,28 @@ class V3BadInputTest {
     openFails(array(SHARDED.replace("[2,2]", "[3,3]")), "not a multiple");
   }
 
+  private static String numcodecs(String name, String config, boolean first) {
+    String codec = "{\"name\":\"numcodecs." + name + "\",\"configuration\":" + config + "}";
+    String bytes = BYTES.substring(1, BYTES.length() - 1);
+    return first ? "[" + codec + "," + bytes + "]" : "[" + bytes + "," + codec + "]";
+  }
+
+  /** zarr-python 3's numcodecs.* codecs (the array is int32). */
+  @Test
+  void numcodecsCodecsThatCannotWorkNameTheProblem() throws Exception {
+    openFails(array(numcodecs("zfpy", "{\"mode\":4}", true)), "unsupported codec 'numcodecs.zfpy'");
+    openFails(array(numcodecs("delta", "{\"dtype\":\"float32\"}", true)),
+        "'numcodecs.delta' decodes to <f4 elements, but the chunk holds <i4");
+    openFails(array(numcodecs("bitround", "{\"keepbits\":4}", true)), "'bitround' rounds only floats");
+    openFails(array(numcodecs("delta", "{\"dtype\":\"int32\"}", false)), "must come before");
+    openFails(array(numcodecs("zlib", "{\"id\":\"gzip\",\"level\":1}", false)), "does not match");
+    openFails(array(numcodecs("zlib", "{\"level\":\"high\"}", false)), "codec 'numcodecs.zlib'");
+    openFails(array(numcodecs("fixedscaleoffset",
+        "{\"dtype\":\"<i4\",\"astype\":\">i2\",\"offset\":0,\"scale\":1}", true)), "big-endian");
+    String astype = "{\"name\":\"numcodecs.astype\",\"configuration\":{\"encode_dtype\":\"int16\",\"decode_dtype\":\"int32\"}}";
+    openFails(array("[" + astype + "," + SHARDED.substring(1)), "'sharding_indexed' after a codec that changes <i4 to <i2");
+  }
+
   @Test
   void ignorableExtensionsAreIgnored() throws Exception {
     MemoryStore store = new MemoryStore();

@@ -6,6 +6,7 @@ import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.codec.ArrayFilter;
 import io.github.sparkzarr.zarr.codec.CodecException;
 import io.github.sparkzarr.zarr.dtype.DataType;
+import io.github.sparkzarr.zarr.dtype.NumpyDtype;
 import io.github.sparkzarr.zarr.metadata.Json;
 import java.io.IOException;
 
@@ -34,11 +35,11 @@ final class FilterArrayCodec implements ArrayToArrayCodec {
     }
     DataType produced = filter.producedType(decodedType);
     if (!produced.equals(decodedType)) {
-      throw new CodecException("codec '" + name + "' decodes to " + produced + " elements, but the chunk holds "
-          + decodedType + " elements");
+      throw new CodecException("codec '" + name + "' decodes to " + NumpyDtype.toText(produced)
+          + " elements, but the chunk holds " + NumpyDtype.toText(decodedType) + " elements");
     }
     if (encodedType.needsSwap()) {
-      throw new CodecException("codec '" + name + "' encodes to big-endian " + encodedType
+      throw new CodecException("codec '" + name + "' encodes to big-endian " + NumpyDtype.toText(encodedType)
           + " elements; only little-endian types are supported in a v3 chain");
     }
   }

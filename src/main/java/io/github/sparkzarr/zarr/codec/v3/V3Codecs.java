@@ -9,6 +9,7 @@ import io.github.sparkzarr.zarr.codec.checksum.Crc32cCodec;
 import io.github.sparkzarr.zarr.codec.compress.GzipCodec;
 import io.github.sparkzarr.zarr.codec.compress.ZstdCodec;
 import io.github.sparkzarr.zarr.dtype.DataType;
+import io.github.sparkzarr.zarr.dtype.NumpyDtype;
 import io.github.sparkzarr.zarr.metadata.FillValue;
 import io.github.sparkzarr.zarr.metadata.Json;
 import java.nio.ByteOrder;
@@ -59,8 +60,8 @@ public final class V3Codecs {
           }
           requireBefore(null, bytes, name, "array→bytes");
           if (name.equals(ShardingCodec.NAME) && !stage.equals(type)) {
-            throw new CodecException("codec 'sharding_indexed' after a codec that changes " + type + " to "
-                + stage + " is not supported");
+            throw new CodecException("codec 'sharding_indexed' after a codec that changes "
+                + NumpyDtype.toText(type) + " to " + NumpyDtype.toText(stage) + " is not supported");
           }
           serializer = serializer(name, config, stage, fill, shape);
         }
