@@ -41,10 +41,19 @@ final class ByteShuffle {
     copyTail(typeSize, blockBytes, src, srcOff, dst, dstOff);
   }
 
+  /**
+   * Blocks of fewer elements take the scalar loops. Small arrays are mostly coordinates, read on
+   * the driver once per query, where the SIMD code is seldom run and so stays interpreted or in C1
+   * (without the Vector API's intrinsics, each vector operation allocates) far longer than the
+   * scalar loops, which the JIT compiles after a few calls. Data blocks are larger (blosc makes
+   * blocks of 16 Ki elements and more for 2-, 4- and 8-byte types at its default levels).
+   */
+  static final int SIMD_MIN_ELEMENTS = 8192;
+
   static void unshuffle(
       int typeSize, int blockBytes, byte[] src, int srcOff, byte[] dst, int dstOff) {
     int n = blockBytes / typeSize;
-    int done = Unshuffler.BEST.unshuffle(typeSize, n, src, srcOff, dst, dstOff);
+    int done = n < SIMD_MIN_ELEMENTS ? 0 : Unshuffler.BEST.unshuffle(typeSize, n, src, srcOff, dst, dstOff);
     switch (typeSize) {
       case 2 -> {
         for (int i = done, s1 = srcOff + n, out = dstOff + 2 * done; i < n; i++, out += 2) {

@@ -19,13 +19,15 @@ class BloscShuffleAndLzTest {
 
   /**
    * Unshuffle against the definition for the element sizes with SIMD loops, at sizes around the
-   * vector widths and at odd offsets in longer arrays, with the bytes around the output untouched.
+   * vector widths (small blocks, which take the scalar loops, and blocks from the SIMD threshold
+   * on) and at odd offsets in longer arrays, with the bytes around the output untouched.
    */
   @Test
   void unshuffleIsTheInverseTransposeAtEverySizeAndOffset() {
     assertTrue(Unshuffler.BEST instanceof VectorUnshuffler, "the tests run with the Vector API");
     for (int typeSize : new int[] {2, 4, 8, 3}) {
-      for (int n = 0; n <= 70; n++) {
+      for (int k = 0; k <= 141; k++) {
+        int n = k <= 70 ? k : ByteShuffle.SIMD_MIN_ELEMENTS + k - 71;
         int blockBytes = n * typeSize + (n % 3 == 0 ? typeSize - 1 : 0);
         int srcOff = random.nextInt(9);
         int dstOff = random.nextInt(9);
