@@ -20,6 +20,7 @@ and the decoding; it has no CRC32C, so the sharding index checksum is computed h
 Expected values are what numcodecs decodes (lossy filters change the values), in the manifest
 layout V3CorpusTest reads (integration-tests/README.md).
 """
+import base64
 import itertools
 import json
 import os
@@ -36,6 +37,7 @@ import corpus_common as cc  # noqa: E402
 
 STORE = "numcodecs.zarr"
 BYTES = {"name": "bytes", "configuration": {"endian": "little"}}
+BYTES_NO_ENDIAN = {"name": "bytes"}  # as zarr-python 3 writes it for 1-byte and raw types
 NO_CHUNK = 2 ** 64 - 1
 
 
@@ -62,7 +64,7 @@ def encode(block, codecs):
         if name == "transpose":
             a = a.transpose(entry["configuration"]["order"])
         elif name == "bytes":
-            endian = "<" if entry["configuration"].get("endian", "little") == "little" else ">"
+            endian = "<" if entry.get("configuration", {}).get("endian", "little") == "little" else ">"
             b = np.ascontiguousarray(a.astype(a.dtype.newbyteorder(endian))).tobytes()
         elif name == "sharding_indexed":
             b = encode_shard(a, entry["configuration"])
@@ -118,7 +120,7 @@ def decode(stored, codecs, dtype, shape):
             assert struct.unpack("<I", b[-4:])[0] == cc.crc32c(b[:-4]), "crc32c mismatch"
             b = b[:-4]
         elif name == "bytes":
-            endian = "<" if entry["configuration"].get("endian", "little") == "little" else ">"
+            endian = "<" if entry.get("configuration", {}).get("endian", "little") == "little" else ">"
             a = np.frombuffer(b, dtype=dt.newbyteorder(endian)).reshape(sh)
         elif name == "sharding_indexed":
             a = decode_shard(b, entry["configuration"], dt, sh)
@@ -205,6 +207,9 @@ CASES = [
      [{"name": "transpose", "configuration": {"order": [1, 0]}}, nc("bitround", keepbits=6), BYTES,
       nc("blosc", cname="zstd", clevel=3, shuffle=2, blocksize=0)],
      "transpose, then bitround, then blosc zstd with bit shuffle"),
+    ("raw_bytes_v4_zlib", lambda n: cc.rng_for(n).integers(0, 256, (30, 4), dtype="u1").view("V4")[:, 0],
+     (8,), "AQIDBA==", [BYTES_NO_ENDIAN, nc("zlib", level=1)],
+     "zarr-python 3's raw_bytes data type (numpy V4) with its base64 fill value"),
     ("sharded_bitround_f4", lambda n: field(n, (16, 24), "<f4"), (8, 16), "NaN",
      [SHARD], "zarr-python 3's shards of bitround+zstd inner chunks, crc32c index, empty inner chunks"),
 ]
@@ -213,7 +218,17 @@ CASES = [
 WHOLE = {"bitround_zstd_f8_3d", "quantize_zlib_f4", "fixedscaleoffset_f8_to_u2", "delta_lz4_i4"}
 
 V3_TYPES = {"<f4": "float32", "<f8": "float64", "<i4": "int32", "<i8": "int64", "<i2": "int16",
-            "|u1": "uint8", "|b1": "bool"}
+            "|u1": "uint8", "|b1": "bool",
+            "|V4": {"name": "raw_bytes", "configuration": {"length_bytes": 4}}}
+
+
+def fill_of(fill, dtype):
+    """The fill value in memory: NaN, a number, or base64 bytes (raw_bytes)."""
+    if fill == "NaN":
+        return np.nan
+    if dtype.kind == "V":
+        return np.frombuffer(base64.b64decode(fill), dtype=dtype)[0]
+    return fill
 
 
 def chunk_blocks(data, chunks, fill):
@@ -222,7 +237,7 @@ def chunk_blocks(data, chunks, fill):
     for idx in itertools.product(*[range(g) for g in grid]):
         sel = tuple(slice(i * c, min((i + 1) * c, s)) for i, c, s in zip(idx, chunks, data.shape))
         part = data[sel]
-        block = np.full(chunks, np.nan if fill == "NaN" else fill, dtype=data.dtype)
+        block = np.full(chunks, fill_of(fill, data.dtype), dtype=data.dtype)
         block[tuple(slice(0, p) for p in part.shape)] = part
         yield idx, sel, block
 
@@ -251,14 +266,17 @@ def generate(out):
         written = data.copy()
         for n, (idx, sel, block) in enumerate(chunk_blocks(data, chunks, fill)):
             if n % 4 == 3 and name not in WHOLE:
-                written[sel] = np.nan if fill == "NaN" else fill
+                written[sel] = fill_of(fill, data.dtype)
                 continue  # left out: reads as the fill value
             key = os.path.join(store, name, "c", *map(str, idx))
             cc.write_file(key, encode(block, codecs))
         expected = read(store, name)
         # lossy filters change the values a little; anything more is a bug in this script
-        np.testing.assert_allclose(expected.astype("f8"), written.astype("f8"), rtol=0.01, atol=0.01,
-                                   err_msg=name)
+        if data.dtype.kind == "V":
+            assert expected.tobytes() == written.tobytes(), name
+        else:
+            np.testing.assert_allclose(expected.astype("f8"), written.astype("f8"), rtol=0.01,
+                                       atol=0.01, err_msg=name)
         rel = os.path.join("expected", name + ".bin")
         cc.write_file(os.path.join(out, rel), cc.raw_expected_bytes(expected))
         manifest["arrays"].append({
@@ -275,10 +293,10 @@ def read(store, path):
     """The whole array as this module's numcodecs-backed reader sees it."""
     with open(os.path.join(store, path, "zarr.json")) as f:
         doc = json.load(f)
-    dtype = {v: k for k, v in V3_TYPES.items()}[doc["data_type"]]
+    dtype = np.dtype(next(k for k, v in V3_TYPES.items() if v == doc["data_type"]))
     chunks = doc["chunk_grid"]["configuration"]["chunk_shape"]
     fill = doc["fill_value"]
-    out = np.full(doc["shape"], np.nan if fill == "NaN" else fill, dtype=dtype)
+    out = np.full(doc["shape"], fill_of(fill, dtype), dtype=dtype)
     for idx, sel, _ in chunk_blocks(out, chunks, fill):
         key = os.path.join(store, path, "c", *map(str, idx))
         if not os.path.exists(key):

@@ -39,6 +39,8 @@ public final class V3DataTypes {
   private static final String TIMEDELTA = "numpy.timedelta64";
   private static final String UTF32 = "fixed_length_utf32";
   private static final String NT_BYTES = "null_terminated_bytes";
+  /** zarr-python 3's name for numpy's "V<n>" (written where the spec has "r<bits>"). */
+  private static final String RAW_BYTES = "raw_bytes";
 
   /** The type a v3 "data_type" names; IllegalArgumentException naming it when unknown. */
   public static DataType parse(JsonNode node) {
@@ -82,6 +84,13 @@ public final class V3DataTypes {
       case NT_BYTES -> {
         return DataType.fixedLength(DataType.Kind.BYTES, lengthBytes(node), null);
       }
+      case RAW_BYTES -> {
+        int length = lengthBytes(node);
+        if (length < 1) {
+          throw new IllegalArgumentException("data_type " + node + ": \"length_bytes\" must be at least 1");
+        }
+        return DataType.fixedLength(DataType.Kind.RAW, length, null);
+      }
       default -> throw unknown(node);
     }
   }
@@ -97,7 +106,7 @@ public final class V3DataTypes {
   private static IllegalArgumentException unknown(JsonNode node) {
     return new IllegalArgumentException("unknown data_type " + node + " (supported: "
         + String.join(", ", new java.util.TreeSet<>(SIMPLE.keySet()))
-        + ", r<bits>, numpy.datetime64, numpy.timedelta64, fixed_length_utf32, null_terminated_bytes)");
+        + ", r<bits>, numpy.datetime64, numpy.timedelta64, fixed_length_utf32, null_terminated_bytes, raw_bytes)");
   }
 
   /** The v3 "data_type" of {@code type}; IllegalArgumentException if v3 has no name for it. */

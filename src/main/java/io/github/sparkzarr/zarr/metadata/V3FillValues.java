@@ -13,7 +13,7 @@ import java.util.Base64;
 
 /**
  * Zarr v3 fill values: numbers, "NaN", "Infinity", "-Infinity", "0x…" bit patterns for floats,
- * [re, im] for complex, true/false, byte lists for raw types, strings for text, "NaT" or integers
+ * [re, im] for complex, true/false, byte lists (or base64) for raw types, strings for text, "NaT" or integers
  * for datetimes. Parsing gives the element in memory layout; writing gives the canonical JSON.
  */
 public final class V3FillValues {
@@ -61,7 +61,14 @@ public final class V3FillValues {
         putFloat(buf, 0, type.size() / 2, j.get(0), type);
         putFloat(buf, type.size() / 2, type.size() / 2, j.get(1), type);
       }
-      case RAW -> buf.put(byteList(j, type, type.size()));
+      case RAW -> {
+        // zarr-python 3 writes the fill value of its "raw_bytes" type in base64
+        byte[] raw = j.isTextual() ? base64(j, type) : byteList(j, type, type.size());
+        if (raw.length != type.size()) {
+          throw bad(j, type, "the fill value must have exactly " + type.size() + " bytes");
+        }
+        buf.put(raw);
+      }
       case BYTES -> {
         byte[] raw = j.isTextual() ? base64(j, type) : byteList(j, type, -1);
         if (raw.length > type.size()) {

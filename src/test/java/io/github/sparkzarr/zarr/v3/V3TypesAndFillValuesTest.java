@@ -56,6 +56,8 @@ class V3TypesAndFillValuesTest {
     fill("\"float16\"", "1.5", "003e", "1.5");
     fill("\"complex64\"", "[1.0, \"NaN\"]", "0000803f0000c07f", "[1.0, \"NaN\"]");
     fill("\"r16\"", "[1, 255]", "01ff", "[1, 255]");
+    // zarr-python 3's "raw_bytes" with its base64 fill value (written back in the spec's form)
+    fill("{\"name\":\"raw_bytes\",\"configuration\":{\"length_bytes\":2}}", "\"Af8=\"", "01ff", "[1, 255]");
     fill("{\"name\":\"numpy.datetime64\",\"configuration\":{\"unit\":\"ns\",\"scale_factor\":1}}",
         "\"NaT\"", "0000000000000080", "-9223372036854775808");
     fill("{\"name\":\"numpy.timedelta64\",\"configuration\":{\"unit\":\"s\",\"scale_factor\":10}}",
@@ -70,7 +72,7 @@ class V3TypesAndFillValuesTest {
   @Test
   void badFillValuesAreRejected() throws Exception {
     for (String[] c : new String[][] {{"\"bool\"", "0"}, {"\"int8\"", "128"}, {"\"uint8\"", "-1"},
-        {"\"float32\"", "\"0x7fc0\""}, {"\"float32\"", "\"nan\""}, {"\"r16\"", "[1]"}, {"\"int32\"", "null"},
+        {"\"float32\"", "\"0x7fc0\""}, {"\"float32\"", "\"nan\""}, {"\"r16\"", "[1]"}, {"\"r16\"", "\"AQ==\""}, {"\"int32\"", "null"},
         {"\"complex64\"", "1.0"}}) {
       assertThrows(IllegalArgumentException.class, () -> V3FillValues.parse(json(c[1]), type(c[0])), c[0] + " " + c[1]);
     }
@@ -85,6 +87,8 @@ class V3TypesAndFillValuesTest {
       assertEquals(json(name), V3DataTypes.toJson(type(name)), name);
     }
     assertThrows(IllegalArgumentException.class, () -> type("\"r7\""));
+    assertEquals(json("\"r24\""), V3DataTypes.toJson(type("{\"name\":\"raw_bytes\",\"configuration\":{\"length_bytes\":3}}")));
+    assertThrows(IllegalArgumentException.class, () -> type("{\"name\":\"raw_bytes\",\"configuration\":{\"length_bytes\":0}}"));
     assertThrows(IllegalArgumentException.class, () -> type("{\"name\":\"numpy.datetime64\",\"configuration\":{\"unit\":\"fortnight\"}}"));
   }
 
