@@ -210,6 +210,11 @@ CASES = [
     ("raw_bytes_v4_zlib", lambda n: cc.rng_for(n).integers(0, 256, (30, 4), dtype="u1").view("V4")[:, 0],
      (8,), "AQIDBA==", [BYTES_NO_ENDIAN, nc("zlib", level=1)],
      "zarr-python 3's raw_bytes data type (numpy V4) with its base64 fill value"),
+    ("struct_zstd", lambda n: records(n, 23), (6,), {"a": -1, "b": "NaN", "c": 7},
+     [BYTES, nc("zstd", level=1)], "a record type (struct: int32, float64, uint8) with a field-wise fill value"),
+    ("structured_legacy", lambda n: records(n, 11), (4,), "AQAAAAAAAAAAAPA/Ag==",
+     [BYTES_NO_ENDIAN, nc("zlib", level=1)],
+     "zarr-python 3.0's \"structured\" records: base64 fill (1, 1.0, 2), bytes without endian (little)"),
     ("sharded_bitround_f4", lambda n: field(n, (16, 24), "<f4"), (8, 16), "NaN",
      [SHARD], "zarr-python 3's shards of bitround+zstd inner chunks, crc32c index, empty inner chunks"),
 ]
@@ -220,12 +225,43 @@ WHOLE = {"bitround_zstd_f8_3d", "quantize_zlib_f4", "fixedscaleoffset_f8_to_u2",
 V3_TYPES = {"<f4": "float32", "<f8": "float64", "<i4": "int32", "<i8": "int64", "<i2": "int16",
             "|u1": "uint8", "|b1": "bool",
             "|V4": {"name": "raw_bytes", "configuration": {"length_bytes": 4}}}
+RECORD = np.dtype([("a", "<i4"), ("b", "<f8"), ("c", "|u1")])
+
+
+def v3_type(dtype, legacy=False):
+    """zarr-python 3's data_type: records as "struct" ({name, data_type} fields), or as the
+    "structured" ([name, type]) of zarr-python 3.0 when `legacy`."""
+    if dtype.names is None:
+        return V3_TYPES[dtype.str]
+    fields = [(n, v3_type(dtype.fields[n][0])) for n in dtype.names]
+    if legacy:
+        return {"name": "structured", "configuration": {"fields": [list(f) for f in fields]}}
+    return {"name": "struct", "configuration": {"fields": [{"name": n, "data_type": t} for n, t in fields]}}
+
+
+def native_type(data_type):
+    if isinstance(data_type, dict) and data_type["name"] in ("struct", "structured"):
+        fields = [(f["name"], f["data_type"]) if isinstance(f, dict) else tuple(f)
+                  for f in data_type["configuration"]["fields"]]
+        return np.dtype([(n, native_type(t)) for n, t in fields])
+    return np.dtype(next(k for k, v in V3_TYPES.items() if v == data_type))
+
+
+def records(name, n):
+    rng = cc.rng_for(name)
+    out = np.zeros(n, dtype=RECORD)
+    out["a"] = rng.integers(-1000, 1000, n)
+    out["b"] = rng.normal(0, 10, n)
+    out["c"] = rng.integers(0, 256, n)
+    return out
 
 
 def fill_of(fill, dtype):
     """The fill value in memory: NaN, a number, or base64 bytes (raw_bytes)."""
     if fill == "NaN":
         return np.nan
+    if isinstance(fill, dict):  # a record's fields
+        return np.array([tuple(np.nan if fill[n] == "NaN" else fill[n] for n in dtype.names)], dtype)[0]
     if dtype.kind == "V":
         return np.frombuffer(base64.b64decode(fill), dtype=dtype)[0]
     return fill
@@ -244,7 +280,7 @@ def chunk_blocks(data, chunks, fill):
 
 def array_doc(data, chunks, fill, codecs, name):
     return {"zarr_format": 3, "node_type": "array", "shape": list(data.shape),
-            "data_type": V3_TYPES[data.dtype.str],
+            "data_type": v3_type(data.dtype, legacy=name.startswith("structured")),
             "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": list(chunks)}},
             "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
             "fill_value": fill, "codecs": codecs, "attributes": {"case": name},
@@ -273,7 +309,7 @@ def generate(out):
         expected = read(store, name)
         # lossy filters change the values a little; anything more is a bug in this script
         if data.dtype.kind == "V":
-            assert expected.tobytes() == written.tobytes(), name
+            assert expected.tobytes() == written.tobytes(), name  # raw bytes and records: exact
         else:
             np.testing.assert_allclose(expected.astype("f8"), written.astype("f8"), rtol=0.01,
                                        atol=0.01, err_msg=name)
@@ -293,7 +329,7 @@ def read(store, path):
     """The whole array as this module's numcodecs-backed reader sees it."""
     with open(os.path.join(store, path, "zarr.json")) as f:
         doc = json.load(f)
-    dtype = np.dtype(next(k for k, v in V3_TYPES.items() if v == doc["data_type"]))
+    dtype = native_type(doc["data_type"])
     chunks = doc["chunk_grid"]["configuration"]["chunk_shape"]
     fill = doc["fill_value"]
     out = np.full(doc["shape"], fill_of(fill, dtype), dtype=dtype)

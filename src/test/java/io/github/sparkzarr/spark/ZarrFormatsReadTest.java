@@ -156,6 +156,28 @@ class ZarrFormatsReadTest extends SparkTestBase {
     return tests;
   }
 
+  /** v3 records ("struct", and zarr-python 3.0's "structured") read as struct columns, field by field. */
+  @TestFactory
+  List<DynamicTest> v3RecordsReadAsStructColumns() {
+    Path dir = CORPUS.resolve("v3-numcodecs");
+    return List.of("struct_zstd", "structured_legacy").stream().map(path -> DynamicTest.dynamicTest(path, () -> {
+      Dataset<Row> df = spark().read().format("zarr").option("array", path)
+          .load(dir.resolve("numcodecs.zarr").toAbsolutePath().toString());
+      assertEquals("struct<a:int,b:double,c:smallint>", df.schema().apply(path).dataType().simpleString());
+      List<Row> rows = new ArrayList<>(df.collectAsList());
+      rows.sort((x, y) -> Long.compare(x.getLong(0), y.getLong(0)));
+      ByteBuffer want = ByteBuffer.wrap(Files.readAllBytes(dir.resolve("expected/" + path + ".bin")))
+          .order(ByteOrder.LITTLE_ENDIAN);
+      assertEquals(want.capacity() / 13, rows.size());
+      for (int i = 0; i < rows.size(); i++) {
+        Row r = rows.get(i).getStruct(1);
+        assertEquals(want.getInt(13 * i), r.getInt(0), "a of " + i);
+        assertEquals(want.getDouble(13 * i + 4), r.getDouble(1), 0.0, "b of " + i);
+        assertEquals(want.get(13 * i + 12) & 0xff, r.getShort(2), "c of " + i);
+      }
+    })).toList();
+  }
+
   /** The sum of the array's values computed in the scan, against {@code want}'s, NaN for NaN. */
   private static void checkSum(Path store, String array, double[] want) {
     Dataset<Row> df = spark().read().format("zarr").option("array", array)

@@ -3,7 +3,10 @@ package io.github.sparkzarr.zarr.dtype;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -39,6 +42,9 @@ public final class V3DataTypes {
   private static final String TIMEDELTA = "numpy.timedelta64";
   private static final String UTF32 = "fixed_length_utf32";
   private static final String NT_BYTES = "null_terminated_bytes";
+  /** Records: "struct" ({"name", "data_type"} fields), and zarr-python 3.0's "structured" ([name, type]). */
+  private static final String STRUCT = "struct";
+  private static final String STRUCTURED = "structured";
   /** zarr-python 3's name for numpy's "V<n>" (written where the spec has "r<bits>"). */
   private static final String RAW_BYTES = "raw_bytes";
 
@@ -84,6 +90,9 @@ public final class V3DataTypes {
       case NT_BYTES -> {
         return DataType.fixedLength(DataType.Kind.BYTES, lengthBytes(node), null);
       }
+      case STRUCT, STRUCTURED -> {
+        return struct(node);
+      }
       case RAW_BYTES -> {
         int length = lengthBytes(node);
         if (length < 1) {
@@ -93,6 +102,30 @@ public final class V3DataTypes {
       }
       default -> throw unknown(node);
     }
+  }
+
+  /** The fields one after another without padding, as numpy lays out a list of (name, type). */
+  private static DataType struct(JsonNode node) {
+    JsonNode fields = node.path("configuration").get("fields");
+    if (fields == null || !fields.isArray() || fields.isEmpty()) {
+      throw new IllegalArgumentException("data_type " + node + ": \"fields\" must be a non-empty list");
+    }
+    List<DataType.Field> out = new ArrayList<>();
+    int offset = 0;
+    for (JsonNode f : fields) {
+      JsonNode name = f.isObject() ? f.get("name") : f.isArray() && f.size() == 2 ? f.get(0) : null;
+      JsonNode type = f.isObject() ? f.get("data_type") : f.isArray() && f.size() == 2 ? f.get(1) : null;
+      if (name == null || !name.isTextual() || type == null) {
+        throw new IllegalArgumentException("data_type " + node + ": a field must be {\"name\", \"data_type\"} or [name, type], got " + f);
+      }
+      DataType t = parse(type);
+      if (t.isVariableLength()) {
+        throw new IllegalArgumentException("data_type " + node + ": field '" + name.asText() + "' has a variable length");
+      }
+      out.add(new DataType.Field(name.asText(), t, new int[0], offset));
+      offset = Math.addExact(offset, t.size());
+    }
+    return DataType.struct(out, offset);
   }
 
   private static int lengthBytes(JsonNode node) {
@@ -106,7 +139,7 @@ public final class V3DataTypes {
   private static IllegalArgumentException unknown(JsonNode node) {
     return new IllegalArgumentException("unknown data_type " + node + " (supported: "
         + String.join(", ", new java.util.TreeSet<>(SIMPLE.keySet()))
-        + ", r<bits>, numpy.datetime64, numpy.timedelta64, fixed_length_utf32, null_terminated_bytes, raw_bytes)");
+        + ", r<bits>, numpy.datetime64, numpy.timedelta64, fixed_length_utf32, null_terminated_bytes, raw_bytes, struct)");
   }
 
   /** The v3 "data_type" of {@code type}; IllegalArgumentException if v3 has no name for it. */
@@ -133,6 +166,21 @@ public final class V3DataTypes {
       case BYTES -> {
         node.put("name", NT_BYTES);
         node.putObject("configuration").put("length_bytes", type.size());
+      }
+      case STRUCT -> {
+        node.put("name", STRUCT);
+        ArrayNode fields = node.putObject("configuration").putArray("fields");
+        int offset = 0;
+        for (DataType.Field f : type.fields()) {
+          if (f.shape().length > 0 || f.offset() != offset) {
+            throw new IllegalArgumentException("Zarr v3 has no data type for " + type + " (padding or subarray fields)");
+          }
+          fields.addObject().put("name", f.name()).set("data_type", toJson(f.type()));
+          offset += f.type().size();
+        }
+        if (offset != type.size()) {
+          throw new IllegalArgumentException("Zarr v3 has no data type for " + type + " (trailing padding)");
+        }
       }
       default -> throw new IllegalArgumentException("Zarr v3 has no data type for " + type);
     }

@@ -3,12 +3,14 @@ package io.github.sparkzarr.zarr.metadata;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.dtype.HalfFloat;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Base64;
 
 /**
@@ -88,9 +90,37 @@ public final class V3FillValues {
           buf.putInt(cp);
         }
       }
+      case STRUCT -> buf.put(structElement(j, type));
       default -> throw bad(j, type, "v3 has no fill value for this type");
     }
     return buf.array();
+  }
+
+  /** A record's fill value: an object of each field's fill value, or (zarr-python 3.0) base64 bytes. */
+  private static byte[] structElement(JsonNode j, DataType type) {
+    if (j.isTextual()) {
+      byte[] raw = base64(j, type);
+      if (raw.length != type.size()) {
+        throw bad(j, type, "the fill value must have exactly " + type.size() + " bytes");
+      }
+      return raw;
+    }
+    if (!j.isObject()) {
+      throw bad(j, type, "a struct fill value must be an object of field values or base64 bytes");
+    }
+    byte[] el = new byte[type.size()];
+    for (DataType.Field f : type.fields()) {
+      JsonNode v = j.get(f.name());
+      if (v == null) {
+        throw bad(j, type, "the fill value has no field '" + f.name() + "'");
+      }
+      byte[] part = element(v, f.type());
+      System.arraycopy(part, 0, el, f.offset(), part.length);
+    }
+    if (j.size() != type.fields().size()) {
+      throw bad(j, type, "the fill value has fields the type does not");
+    }
+    return el;
   }
 
   private static BigInteger integer(JsonNode j, DataType type) {
@@ -240,6 +270,13 @@ public final class V3FillValues {
           }
         }
         return NODES.textNode(s.toString());
+      }
+      case STRUCT -> {
+        ObjectNode fields = NODES.objectNode();
+        for (DataType.Field f : type.fields()) {
+          fields.set(f.name(), elementJson(f.type(), Arrays.copyOfRange(el, f.offset(), f.offset() + f.type().size())));
+        }
+        return fields;
       }
       default -> throw new IllegalArgumentException("Zarr v3 has no fill value for " + type);
     }

@@ -69,6 +69,27 @@ class V3TypesAndFillValuesTest {
     assertEquals("x", V3FillValues.parse(json("\"x\""), type("\"string\"")).object());
   }
 
+  /** Records: "struct" written back as read, zarr-python 3.0's "structured" read into the same type. */
+  @Test
+  void recordsInBothForms() throws Exception {
+    String struct = "{\"name\":\"struct\",\"configuration\":{\"fields\":[{\"name\":\"a\",\"data_type\":\"int16\"},"
+        + "{\"name\":\"b\",\"data_type\":\"float32\"}]}}";
+    String structured = "{\"name\":\"structured\",\"configuration\":{\"fields\":[[\"a\",\"int16\"],[\"b\",\"float32\"]]}}";
+    DataType t = type(struct);
+    assertEquals(6, t.size());
+    assertEquals(2, t.fields().get(1).offset());
+    assertEquals(t, type(structured));
+    assertEquals(json(struct), V3DataTypes.toJson(t));
+    fill(struct, "{\"a\": -2, \"b\": \"NaN\"}", "feff0000c07f", "{\"a\": -2, \"b\": \"NaN\"}");
+    fill(structured, "\"/v8AAMB/\"", "feff0000c07f", "{\"a\": -2, \"b\": \"NaN\"}");
+    for (String bad : new String[] {"{\"a\": 1}", "{\"a\": 1, \"b\": 2, \"c\": 3}", "\"AQ==\"", "[1, 2]"}) {
+      assertThrows(IllegalArgumentException.class, () -> V3FillValues.parse(json(bad), t), bad);
+    }
+    assertThrows(IllegalArgumentException.class, () -> type("{\"name\":\"struct\",\"configuration\":{\"fields\":[]}}"));
+    assertThrows(IllegalArgumentException.class,
+        () -> type("{\"name\":\"struct\",\"configuration\":{\"fields\":[[\"s\",\"string\"]]}}"));
+  }
+
   @Test
   void badFillValuesAreRejected() throws Exception {
     for (String[] c : new String[][] {{"\"bool\"", "0"}, {"\"int8\"", "128"}, {"\"uint8\"", "-1"},

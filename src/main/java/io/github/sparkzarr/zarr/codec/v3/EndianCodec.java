@@ -47,7 +47,8 @@ public final class EndianCodec implements ArrayToBytesCodec {
     if (type.isVariableLength()) {
       throw new CodecException("codec 'bytes' cannot encode " + type + "; use vlen-utf8 or vlen-bytes");
     }
-    if (order == null && type.size() > 1 && type.kind() != DataType.Kind.RAW) {
+    // zarr-python 3 reads records without "endian" as little-endian (its legacy compatibility)
+    if (order == null && type.size() > 1 && type.kind() != DataType.Kind.RAW && type.kind() != DataType.Kind.STRUCT) {
       throw new CodecException("codec 'bytes' needs \"endian\" for " + type);
     }
   }
