@@ -16,6 +16,10 @@ and the decoding; it has no CRC32C, so the sharding index checksum is computed h
   generate_v3_numcodecs_corpus.py --verify MANIFEST decodes every chunk of every array back through
                                                     numcodecs and compares with the expected files;
                                                     prints "N passed, M failed"; exits 1 on a failure
+  generate_v3_numcodecs_corpus.py --dump STORE PATH prints the values of one array (C order, NaN as
+                                                    null) as JSON, decoded the same way: what the Java
+                                                    write tests compare v3 arrays with numcodecs.*
+                                                    codecs against
 
 Expected values are what numcodecs decodes (lossy filters change the values), in the manifest
 layout V3CorpusTest reads (integration-tests/README.md).
@@ -364,6 +368,9 @@ def verify(manifest_path):
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--verify":
         verify(sys.argv[2])
+    elif len(sys.argv) == 4 and sys.argv[1] == "--dump":
+        values = read(sys.argv[2], sys.argv[3]).ravel().tolist()
+        print(json.dumps([None if isinstance(v, float) and v != v else v for v in values]))
     elif len(sys.argv) == 2:
         generate(sys.argv[1])
         verify(os.path.join(sys.argv[1], "manifest.json"))

@@ -1,10 +1,13 @@
 package io.github.sparkzarr.spark.options;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkzarr.zarr.ZarrException;
 import io.github.sparkzarr.zarr.codec.CodecException;
 import io.github.sparkzarr.zarr.codec.CodecRegistry;
+import io.github.sparkzarr.zarr.dtype.DataType;
+import io.github.sparkzarr.zarr.dtype.NumpyDtype;
 import io.github.sparkzarr.zarr.metadata.Json;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
@@ -33,9 +36,14 @@ public final class ZarrWriteOptions implements Serializable {
   public static final String APPEND_DIM = "append_dim";
   public static final String TARGET_CHUNK_BYTES = "target_chunk_bytes";
   public static final String SHUFFLE = "shuffle";
+  public static final String FILTERS = "filters";
 
   public static final List<String> KNOWN = List.of(PATH, DIMENSIONS, CHUNKS, SHAPE, ZARR_FORMAT,
-      COMPRESSOR, COMPRESSION_LEVEL, FILL_VALUE, ATTRIBUTES, SHARDS, APPEND_DIM, TARGET_CHUNK_BYTES, SHUFFLE);
+      COMPRESSOR, COMPRESSION_LEVEL, FILL_VALUE, ATTRIBUTES, SHARDS, APPEND_DIM, TARGET_CHUNK_BYTES, SHUFFLE,
+      FILTERS);
+  /** numcodecs filters a write may apply to floating-point variables (object codecs excluded). */
+  public static final List<String> FILTER_IDS =
+      List.of("bitround", "quantize", "delta", "fixedscaleoffset", "astype");
   /** Compressors by name; "none" stores chunks uncompressed. */
   public static final List<String> COMPRESSORS =
       List.of("zstd", "blosc", "gzip", "zlib", "lz4", "bz2", "lzma", "none");
@@ -52,6 +60,8 @@ public final class ZarrWriteOptions implements Serializable {
   private final int zarrFormat;
   private final boolean zarrFormatGiven;
   private final String compressorConfig;
+  /** The {@value #FILTERS} option as a JSON list, or null. */
+  private final String filters;
   private final String fillValue;
   private final String attributes;
   private final String appendDim;
@@ -81,8 +91,8 @@ public final class ZarrWriteOptions implements Serializable {
   }
 
   private ZarrWriteOptions(String path, List<String> dimensions, int[] chunks, int[] shards, long[] shape,
-      int zarrFormat, boolean zarrFormatGiven, String compressorConfig, String fillValue, String attributes, String appendDim,
-      long targetChunkBytes, Shuffle shuffle, Map<String, String> hadoopSettings) {
+      int zarrFormat, boolean zarrFormatGiven, String compressorConfig, String filters, String fillValue,
+      String attributes, String appendDim, long targetChunkBytes, Shuffle shuffle, Map<String, String> hadoopSettings) {
     this.path = path;
     this.dimensions = dimensions;
     this.chunks = chunks;
@@ -91,6 +101,7 @@ public final class ZarrWriteOptions implements Serializable {
     this.zarrFormat = zarrFormat;
     this.zarrFormatGiven = zarrFormatGiven;
     this.compressorConfig = compressorConfig;
+    this.filters = filters;
     this.fillValue = fillValue;
     this.attributes = attributes;
     this.appendDim = appendDim;
@@ -134,8 +145,9 @@ public final class ZarrWriteOptions implements Serializable {
     }
     long target = known.containsKey(TARGET_CHUNK_BYTES)
         ? longs(TARGET_CHUNK_BYTES, known.get(TARGET_CHUNK_BYTES), false)[0] : DEFAULT_TARGET_CHUNK_BYTES;
-    return new ZarrWriteOptions(known.get(PATH), dims, chunks, shards, shape, format, known.containsKey(ZARR_FORMAT), compressor, fill, attrs,
-        appendDim, target, Shuffle.parse(known.get(SHUFFLE)), Collections.unmodifiableMap(hadoop));
+    String filters = known.get(FILTERS) == null ? null : filters(known.get(FILTERS));
+    return new ZarrWriteOptions(known.get(PATH), dims, chunks, shards, shape, format, known.containsKey(ZARR_FORMAT), compressor,
+        filters, fill, attrs, appendDim, target, Shuffle.parse(known.get(SHUFFLE)), Collections.unmodifiableMap(hadoop));
   }
 
   /** 'chunks' and 'shape' give one length per dimension (checked again once dimensions are known). */
@@ -244,6 +256,51 @@ public final class ZarrWriteOptions implements Serializable {
     return config.toString();
   }
 
+  /**
+   * The {@value #FILTERS} option: a JSON list of numcodecs filter configurations, each checked
+   * as it will be built for a float64 array (a missing "dtype" is the array's); a float32 array
+   * may still refuse one (bitround keeping more bits than it has), naming the column.
+   */
+  private static String filters(String value) {
+    if (!(parseJson(FILTERS, value) instanceof ArrayNode list)) {
+      throw new IllegalArgumentException("option 'filters' must be a JSON list of numcodecs filters, "
+          + "such as [{\"id\": \"bitround\", \"keepbits\": 10}], got " + value);
+    }
+    DataType float64 = DataType.numeric(DataType.Kind.FLOAT, 8, java.nio.ByteOrder.LITTLE_ENDIAN);
+    for (JsonNode f : list) {
+      String id = f.path("id").asText();
+      if (!f.isObject() || !FILTER_IDS.contains(id)) {
+        throw new IllegalArgumentException("option 'filters': each filter must be a JSON object whose \"id\" is one of "
+            + FILTER_IDS + ", got " + f);
+      }
+      try {
+        ((io.github.sparkzarr.zarr.codec.ArrayFilter) CodecRegistry.fromConfig(withDtype((ObjectNode) f, float64)))
+            .encodedType(float64);
+      } catch (CodecException e) {
+        throw new IllegalArgumentException("option 'filters': " + e.getMessage(), e);
+      }
+    }
+    return list.toString();
+  }
+
+  /**
+   * {@code filter} with its dtype fields set to {@code type} where it has none, as zarr-python 3
+   * completes the filters it is given.
+   */
+  private static ObjectNode withDtype(ObjectNode filter, DataType type) {
+    ObjectNode f = filter.deepCopy();
+    String text = NumpyDtype.toText(type);
+    String field = switch (f.path("id").asText()) {
+      case "astype" -> "decode_dtype";
+      case "quantize", "delta", "fixedscaleoffset" -> "dtype";
+      default -> null;
+    };
+    if (field != null && (f.path(field).isMissingNode() || f.path(field).isNull())) {
+      f.put(field, text);
+    }
+    return f;
+  }
+
   private static ObjectNode defaultConfig(String name) {
     ObjectNode c = Json.object();
     // numcodecs' own defaults, so the metadata matches what zarr-python would write.
@@ -316,6 +373,19 @@ public final class ZarrWriteOptions implements Serializable {
     return compressorConfig == null ? null : (ObjectNode) reparse(compressorConfig);
   }
 
+  /**
+   * The numcodecs filters of a new array of {@code type}: those of option {@value #FILTERS}
+   * (with their dtype completed) for floating-point variables, none for other types.
+   */
+  public List<ObjectNode> filters(DataType type) {
+    if (filters == null || type.kind() != DataType.Kind.FLOAT) {
+      return List.of();
+    }
+    List<ObjectNode> out = new ArrayList<>();
+    reparse(filters).forEach(f -> out.add(withDtype((ObjectNode) f, type.littleEndian())));
+    return out;
+  }
+
   /** The fill value of every value array as JSON, or null for the per-type default. */
   public JsonNode fillValue() {
     return fillValue == null ? null : reparse(fillValue);
@@ -351,6 +421,9 @@ public final class ZarrWriteOptions implements Serializable {
     }
     shown.put(ZARR_FORMAT, String.valueOf(zarrFormat));
     shown.put(COMPRESSOR, String.valueOf(compressorConfig));
+    if (filters != null) {
+      shown.put(FILTERS, filters);
+    }
     hadoopSettings.forEach((k, v) -> shown.put(k, ZarrReadOptions.isSecret(k) ? "*********(redacted)" : v));
     return "ZarrWriteOptions" + shown;
   }

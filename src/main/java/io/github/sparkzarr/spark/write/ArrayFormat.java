@@ -42,10 +42,12 @@ public interface ArrayFormat {
    * The metadata of a new array.
    *
    * @param compressor a numcodecs compressor configuration, or null for none
+   * @param filters numcodecs filter configurations applied before the compressor (v3: numcodecs.*
+   *     codecs before "bytes"), empty for none
    * @param fill the fill value as JSON (null node for none)
    */
   ArrayMetadata newArray(long[] shape, int[] chunks, DataType type, JsonNode fill,
-      ObjectNode compressor, List<String> dimensions, ObjectNode attributes);
+      ObjectNode compressor, List<ObjectNode> filters, List<String> dimensions, ObjectNode attributes);
 
   /** Writes the metadata documents of an array (replacing any). */
   void writeArray(Store store, String path, ArrayMetadata md) throws IOException;

@@ -132,7 +132,8 @@ final class NewStateStager {
         ObjectNode attrs = plan.coordinateAttributes().get(d);
         int chunk = (int) Math.max(1, Math.min(len, WritePlanner.MAX_COORDINATE_CHUNK));
         md = plan.format().newArray(new long[] {len}, new int[] {chunk}, dim.coordinateType().zarrType(),
-            dim.coordinateType().defaultFill(), plan.options().compressorConfig(), List.of(dim.name()), attrs);
+            dim.coordinateType().defaultFill(), plan.options().compressorConfig(), List.of(), List.of(dim.name()),
+            attrs);
       }
       String path = StoreKeys.join(layout.groupPath(), dim.name());
       TreeMap<Long, Object> v = values.get(d);

@@ -16,6 +16,7 @@ import io.github.sparkzarr.zarr.metadata.Json;
 import io.github.sparkzarr.zarr.metadata.V2Metadata;
 import io.github.sparkzarr.zarr.store.Store;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Zarr v2: `.zarray`/`.zgroup`/`.zattrs`, object arrays through vlen codecs, `.zmetadata`. */
@@ -28,13 +29,18 @@ final class V2ArrayFormat implements ArrayFormat {
 
   @Override
   public ArrayMetadata newArray(long[] shape, int[] chunks, DataType type, JsonNode fill,
-      ObjectNode compressor, List<String> dimensions, ObjectNode attributes) {
+      ObjectNode compressor, List<ObjectNode> filterConfigs, List<String> dimensions, ObjectNode attributes) {
     try {
-      List<ArrayFilter> filters = switch (type.kind()) {
-        case STRING -> List.of((ArrayFilter) CodecRegistry.fromConfig(Json.object().put("id", "vlen-utf8")));
-        case VLEN_BYTES -> List.of((ArrayFilter) CodecRegistry.fromConfig(Json.object().put("id", "vlen-bytes")));
-        default -> List.of();
-      };
+      List<ArrayFilter> filters = new ArrayList<>();
+      switch (type.kind()) {
+        case STRING -> filters.add((ArrayFilter) CodecRegistry.fromConfig(Json.object().put("id", "vlen-utf8")));
+        case VLEN_BYTES -> filters.add((ArrayFilter) CodecRegistry.fromConfig(Json.object().put("id", "vlen-bytes")));
+        default -> {
+          for (ObjectNode f : filterConfigs) {
+            filters.add((ArrayFilter) CodecRegistry.fromConfig(f));
+          }
+        }
+      }
       BytesCodec c = compressor == null ? null : (BytesCodec) CodecRegistry.fromConfig(compressor);
       V2ChunkCodec codec = new V2ChunkCodec(type, false, filters, c);
       return new ArrayMetadata(2, shape, chunks, type, FillValue.parseV2(fill, type), codec,

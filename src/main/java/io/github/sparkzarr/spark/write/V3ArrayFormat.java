@@ -37,9 +37,12 @@ final class V3ArrayFormat implements ArrayFormat {
 
   @Override
   public ArrayMetadata newArray(long[] shape, int[] chunks, DataType type, JsonNode fill,
-      ObjectNode compressor, List<String> dimensions, ObjectNode attributes) {
+      ObjectNode compressor, List<ObjectNode> filters, List<String> dimensions, ObjectNode attributes) {
     FillValue fillValue = V3FillValues.parse(fill == null || fill.isNull() ? zero(type) : fill, type);
     ArrayNode codecs = Json.nodes().arrayNode();
+    for (ObjectNode f : filters) {
+      codecs.add(numcodecs(f));
+    }
     codecs.add(serializer(type));
     if (compressor != null) {
       codecs.add(v3Compressor(compressor, type));
@@ -78,7 +81,10 @@ final class V3ArrayFormat implements ArrayFormat {
     };
   }
 
-  /** The v3 codec of a numcodecs compressor configuration; v3 has zstd, blosc and gzip. */
+  /**
+   * The v3 codec of a numcodecs compressor configuration: zstd, blosc and gzip as the spec names
+   * them, the others (lz4, zlib, bz2, lzma) as zarr-python 3's numcodecs.* codecs.
+   */
   private static ObjectNode v3Compressor(ObjectNode numcodecs, DataType type) {
     String id = numcodecs.path("id").asText();
     ObjectNode codec = Json.object().put("name", id);
@@ -94,9 +100,19 @@ final class V3ArrayFormat implements ArrayFormat {
             .put("typesize", Math.max(1, type.size()))
             .put("blocksize", numcodecs.path("blocksize").asInt(0));
       }
-      default -> throw new IllegalArgumentException("compressor '" + id + "' has no Zarr v3 codec: "
-          + "use zstd, blosc, gzip or none, or write zarr_format 2");
+      default -> {
+        return numcodecs(numcodecs); // as zarr-python 3 stores a numcodecs compressor
+      }
     }
+    return codec;
+  }
+
+  /** A numcodecs configuration as zarr-python 3 stores it in v3: "numcodecs.<id>", the rest as configuration. */
+  private static ObjectNode numcodecs(ObjectNode config) {
+    ObjectNode rest = config.deepCopy();
+    String id = rest.remove("id").asText();
+    ObjectNode codec = Json.object().put("name", "numcodecs." + id);
+    codec.set("configuration", rest);
     return codec;
   }
 

@@ -382,8 +382,8 @@ public final class WritePlanner {
         JsonNode fill = opts.fillValue() != null ? opts.fillValue() : type.defaultFill();
         long[] shape = limits != null ? limits : base.clone();
         try {
-          md = format.newArray(shape, chunks, type.zarrType(), fill, opts.compressorConfig(), dims,
-              attributes(f));
+          md = format.newArray(shape, chunks, type.zarrType(), fill, opts.compressorConfig(),
+              opts.filters(type.zarrType()), dims, attributes(f));
         } catch (IllegalArgumentException e) {
           throw new IllegalArgumentException("column '" + f.name() + "': " + e.getMessage(), e);
         }

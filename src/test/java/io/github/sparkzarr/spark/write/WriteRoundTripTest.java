@@ -81,6 +81,45 @@ class WriteRoundTripTest extends SparkTestBase {
     assertEquals(List.of("vlen-bytes"), texts(py.get("arrays").get("bin").get("filters")));
   }
 
+  /**
+   * Option "filters" in v2: numcodecs filters on the floating-point variables only, which
+   * zarr-python 2.13 lists and decodes to what we read back.
+   */
+  @Test
+  void filtersApplyToFloatingPointVariables() throws Exception {
+    Dataset<Row> df = everyType().selectExpr("t", "y", "i4", "f4 * 7.77 AS f4", "f8");
+    String out = tmp.resolve("filters.zarr").toString();
+    df.write().format("zarr").option("zarr_format", "2").option("dimensions", "t,y").option("chunks", "4,3")
+        .option("compressor", "blosc")
+        .option("filters", "[{\"id\": \"quantize\", \"digits\": 1}, {\"id\": \"bitround\", \"keepbits\": 5}]")
+        .save(out);
+    JsonNode py = PythonReader.read(out);
+    assertEquals(List.of("quantize", "bitround"), texts(py.get("arrays").get("f4").get("filters")));
+    assertEquals(List.of("quantize", "bitround"), texts(py.get("arrays").get("f8").get("filters")));
+    JsonNode intFilters = py.get("arrays").get("i4").get("filters");
+    assertTrue(intFilters.isNull() || intFilters.isEmpty(), "integers are not filtered: " + intFilters);
+    List<Row> back = spark().read().format("zarr").load(out).orderBy("t", "y").collectAsList();
+    List<Row> original = df.orderBy("t", "y").collectAsList();
+    int changed = 0;
+    for (int r = 0; r < back.size(); r++) {
+      for (String c : List.of("f4", "f8")) {
+        Object got = back.get(r).getAs(c);
+        JsonNode zarrPython = py.get("arrays").get(c).get("values").get(r);
+        if (got == null || (got instanceof Double x && x.isNaN())) {
+          assertTrue(zarrPython.isNull(), c + " at " + r);
+          continue;
+        }
+        double v = ((Number) got).doubleValue();
+        double was = ((Number) original.get(r).getAs(c)).doubleValue();
+        assertEquals(zarrPython.doubleValue(), v, 0.0, c + " at " + r);
+        assertEquals(was, v, 0.1 + Math.abs(was) / 32, c + " at " + r);
+        changed += v != was ? 1 : 0;
+      }
+      assertEquals((int) original.get(r).getAs("i4"), (int) back.get(r).getAs("i4"));
+    }
+    assertTrue(changed > 10, "the filters changed the values, " + changed + " of them");
+  }
+
   /** A Spark value as read_written_store.py prints it. */
   private static JsonNode expected(Object v) {
     var f = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance;

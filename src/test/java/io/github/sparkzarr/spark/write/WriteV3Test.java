@@ -158,4 +158,43 @@ class WriteV3Test extends SparkTestBase {
     }
     return out;
   }
+
+  /**
+   * Option "filters" on floating-point variables (not on integers), and a
+   * compressor v3 has no name for (lz4): written as zarr-python 3's numcodecs.* codecs, read back
+   * by us, and decoded by numcodecs as zarr-python 3 runs it (generate_v3_numcodecs_corpus.py).
+   */
+  @Test
+  void filtersAndNumcodecsCompressorsAsZarrPython3WritesThem(@TempDir Path dir) throws Exception {
+    String store = dir.resolve("filtered.zarr").toString();
+    grid().selectExpr("t", "y", "i", "d * 1.2345678 AS d", "CAST(f32 * 3.3 AS FLOAT) AS f32").write().format("zarr")
+        .option("dimensions", "t,y").option("chunks", "2,2").option("compressor", "lz4")
+        .option("filters", "[{\"id\": \"bitround\", \"keepbits\": 6}]").save(store);
+    var codecs = Json.parse(Files.readAllBytes(dir.resolve("filtered.zarr/d/zarr.json")), "test", "zarr.json").get("codecs");
+    assertEquals("[{\"name\":\"numcodecs.bitround\",\"configuration\":{\"keepbits\":6}},"
+        + "{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}},"
+        + "{\"name\":\"numcodecs.lz4\",\"configuration\":{\"acceleration\":1}}]", codecs.toString());
+    for (String plain : List.of("i")) {
+      String json = Files.readString(dir.resolve("filtered.zarr/" + plain + "/zarr.json"));
+      assertTrue(!json.contains("bitround") && json.contains("numcodecs.lz4"), plain + ": " + json);
+    }
+    List<Row> back = spark().read().format("zarr").load(store).orderBy("t", "y").collectAsList();
+    var numcodecs = Json.parse(ExternalTools.pythonOutput("integration-tests/generate_v3_numcodecs_corpus.py",
+        "--dump", store, "d").getBytes(java.nio.charset.StandardCharsets.UTF_8), "numcodecs", "d");
+    var numcodecsF32 = Json.parse(ExternalTools.pythonOutput("integration-tests/generate_v3_numcodecs_corpus.py",
+        "--dump", store, "f32").getBytes(java.nio.charset.StandardCharsets.UTF_8), "numcodecs", "f32");
+    assertEquals(T * Y, back.size());
+    for (int k = 0; k < back.size(); k++) {
+      Row r = back.get(k);
+      long i = 10 * r.getLong(0) + r.getLong(1);
+      double d = r.getDouble(r.fieldIndex("d"));
+      assertEquals(numcodecs.get(k).doubleValue(), d, 0.0, "d at " + k);
+      assertEquals(numcodecsF32.get(k).doubleValue(), r.getFloat(r.fieldIndex("f32")), 0.0, "f32 at " + k);
+      assertEquals(i / 4.0 * 1.2345678, d, Math.abs(d) / 64, "6 bits kept of d at " + k);
+      assertEquals(i, r.getInt(r.fieldIndex("i")), "integers are not filtered");
+      if (i % 7 == 3) {
+        assertTrue(d != i / 4.0 * 1.2345678, "bitround changed d at " + k);
+      }
+    }
+  }
 }

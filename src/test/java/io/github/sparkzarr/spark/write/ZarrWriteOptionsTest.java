@@ -60,4 +60,20 @@ class ZarrWriteOptionsTest {
         ZarrWriteOptions.parse(Map.of("dimensions", "a,b", "shards", "8,4")).shards());
     assertTrue(error(Map.of("dimensions", "a", "shards", "8,4")).contains("2 lengths"));
   }
+
+  /** Filters apply to floating-point types only, their dtype completed from the array's type. */
+  @Test
+  void filtersAreNumcodecsFiltersForFloats() {
+    ZarrWriteOptions o = ZarrWriteOptions.parse(Map.of("filters",
+        "[{\"id\": \"quantize\", \"digits\": 2}, {\"id\": \"astype\", \"encode_dtype\": \"<f4\"}]"));
+    var f8 = io.github.sparkzarr.zarr.dtype.NumpyDtype.parse("<f8");
+    assertEquals("[{\"id\":\"quantize\",\"digits\":2,\"dtype\":\"<f8\"}, "
+        + "{\"id\":\"astype\",\"encode_dtype\":\"<f4\",\"decode_dtype\":\"<f8\"}]", o.filters(f8).toString());
+    assertEquals(List.of(), o.filters(io.github.sparkzarr.zarr.dtype.NumpyDtype.parse("<i4")));
+    assertEquals(List.of(), ZarrWriteOptions.parse(Map.of()).filters(f8));
+    assertTrue(error(Map.of("filters", "{\"id\": \"bitround\"}")).contains("must be a JSON list"));
+    assertTrue(error(Map.of("filters", "[{\"id\": \"zstd\"}]")).contains("one of [bitround"));
+    assertTrue(error(Map.of("filters", "[{\"id\": \"bitround\"}]")).contains("keepbits"));
+    assertTrue(error(Map.of("filters", "[{\"id\": \"bitround\", \"keepbits\": 99}]")).contains("too large"));
+  }
 }

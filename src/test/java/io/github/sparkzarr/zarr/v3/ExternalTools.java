@@ -31,7 +31,22 @@ public final class ExternalTools {
     assumeZarrita();
     List<String> cmd = new java.util.ArrayList<>(List.of("node", ZARRITA.resolve(script).toString()));
     cmd.addAll(List.of(args));
-    Path err = Files.createTempFile("zarrita", ".err");
+    return output(cmd, script);
+  }
+
+  /** The standard output of a script run by Debian's python3 with numcodecs (skips without it). */
+  public static String pythonOutput(String script, String... args) throws Exception {
+    File python = new File("/usr/bin/python3");
+    Assumptions.assumeTrue(python.canExecute()
+        && new ProcessBuilder(python.getPath(), "-c", "import numcodecs").start().waitFor() == 0,
+        "no /usr/bin/python3 with numcodecs: " + script + " skipped");
+    List<String> cmd = new java.util.ArrayList<>(List.of(python.getPath(), script));
+    cmd.addAll(List.of(args));
+    return output(cmd, script);
+  }
+
+  private static String output(List<String> cmd, String script) throws Exception {
+    Path err = Files.createTempFile("tool", ".err");
     try {
       Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
       String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
