@@ -486,6 +486,42 @@ def v3_chunk_cases(out):
         case(name, "v3", "a/c/1", error, "read", note)
 
 
+def nc(name, **config):
+    """zarr-python 3's v3 form of a numcodecs codec."""
+    return {"name": "numcodecs." + name, "configuration": config}
+
+
+def v3_numcodecs_cases(out):
+    """zarr-python 3's numcodecs.* codecs: bad chains fail at open, bad chunks at read."""
+    for name, codecs, error, note in [
+            ("v3_numcodecs_unknown_id", [BYTES, nc("zfpy", mode=4)], "unsupported codec 'numcodecs.zfpy'",
+             "a numcodecs codec this reader lacks"),
+            ("v3_numcodecs_delta_wrong_dtype", [nc("delta", dtype="float32"), BYTES],
+             "decodes to <f4 elements, but the chunk holds <i4", "delta configured for float32 on int32"),
+            ("v3_numcodecs_filter_after_bytes", [BYTES, nc("delta", dtype="int32")], "must come before",
+             "an array→array filter after the serializer")]:
+        v3(out, name, zarr_json(codecs=codecs))
+        case(name, "v3", "a/zarr.json", error, "open", note)
+    zlib_doc = zarr_json(codecs=[nc("delta", dtype="int32"), BYTES, nc("zlib", level=1)])
+    delta_zlib = lambda b: zlib.compress(bytes(Delta("<i4").encode(np.frombuffer(b, "<i4"))), 1)  # noqa: E731
+    crc_doc = zarr_json(codecs=[BYTES, nc("crc32")])
+    crc_enc = lambda b: bytes(CRC32().encode(b))  # noqa: E731
+    crc_ok = crc_enc(chunk_values(1))
+    lz4_doc = zarr_json(codecs=[BYTES, nc("lz4", acceleration=1)])
+    lz4_enc = lambda b: bytes(LZ4(1).encode(b))  # noqa: E731
+    for name, doc, enc, data, error, note in [
+            ("v3_numcodecs_zlib_truncated", zlib_doc, delta_zlib, delta_zlib(chunk_values(1))[:9], "zlib",
+             "numcodecs.zlib stream cut short, under numcodecs.delta"),
+            ("v3_numcodecs_zlib_short", zlib_doc, delta_zlib, zlib.compress(chunk_values(1)[:28], 1), "zlib",
+             "numcodecs.zlib stream of 28 bytes where the chunk needs 32"),
+            ("v3_numcodecs_crc32_mismatch", crc_doc, crc_enc, crc_ok[:-1] + bytes([crc_ok[-1] ^ 1]), "crc32",
+             "numcodecs.crc32 over the wrong value"),
+            ("v3_numcodecs_lz4_bomb", lz4_doc, lz4_enc, bytes(LZ4(1).encode(bytes(BOMB_BYTES))), "lz4",
+             "numcodecs.lz4 chunk decoding to 64 MiB: fails at the chunk's 32 bytes")]:
+        v3(out, name, doc, chunks={"a/c/1": data}, encode=enc)
+        case(name, "v3", "a/c/1", error, "read", note)
+
+
 def shard_doc(index_codecs=None):
     return zarr_json(shape=[16], chunk_grid={"name": "regular",
                                              "configuration": {"chunk_shape": [16]}},
@@ -720,6 +756,7 @@ def main():
     v1_cases(out)
     v3_metadata_cases(out)
     v3_chunk_cases(out)
+    v3_numcodecs_cases(out)
     v3_shard_cases(out)
     v3draft_entry_point_cases(out)
     v3draft_array_cases(out)
