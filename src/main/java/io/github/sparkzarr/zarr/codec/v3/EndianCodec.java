@@ -11,6 +11,8 @@ import java.nio.ByteOrder;
 /** The v3 "bytes" codec: fixed-size elements in C order, in the given byte order. */
 public final class EndianCodec implements ArrayToBytesCodec {
   public static final String NAME = "bytes";
+  /** The name early v3 drafts gave this codec; zarr-python 3 still reads it (written back as "bytes"). */
+  public static final String OLD_NAME = "endian";
   /** Null when the configuration gave no endian (allowed for single-byte types). */
   private final ByteOrder order;
 

@@ -53,7 +53,7 @@ public final class V3Codecs {
           shape = t.encodedShape(shape);
           arrays.add(t);
         }
-        case EndianCodec.NAME, "vlen-utf8", "vlen-bytes", ShardingCodec.NAME -> {
+        case EndianCodec.NAME, EndianCodec.OLD_NAME, "vlen-utf8", "vlen-bytes", ShardingCodec.NAME -> {
           if (serializer != null) {
             throw new CodecException("codec '" + name + "': a chain has exactly one array→bytes codec, '"
                 + serializer.name() + "' came first");
@@ -114,7 +114,7 @@ public final class V3Codecs {
   private static ArrayToBytesCodec serializer(String name, JsonNode config, DataType type,
       FillValue fill, int[] shape) throws CodecException {
     switch (name) {
-      case EndianCodec.NAME -> {
+      case EndianCodec.NAME, EndianCodec.OLD_NAME -> {
         String endian = CodecConfig.optionalText(config, "endian", null);
         ByteOrder order = endian == null ? null : switch (endian) {
           case "little" -> ByteOrder.LITTLE_ENDIAN;
