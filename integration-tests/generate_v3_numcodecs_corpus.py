@@ -54,7 +54,7 @@ def numcodec(entry):
 
 
 def is_array_filter(entry):
-    return entry["name"].split(".", 1)[1] in {"delta", "bitround", "fixedscaleoffset", "quantize",
+    return entry["name"].startswith("numcodecs.") and entry["name"].split(".", 1)[1] in {"delta", "bitround", "fixedscaleoffset", "quantize",
                                              "packbits", "astype"}
 
 
@@ -72,8 +72,14 @@ def encode(block, codecs):
             b = np.ascontiguousarray(a.astype(a.dtype.newbyteorder(endian))).tobytes()
         elif name == "sharding_indexed":
             b = encode_shard(a, entry["configuration"])
+        elif name == "scale_offset":
+            a = scale_offset(a, entry.get("configuration", {}), encode=True)
+        elif name == "cast_value":
+            a = cast_value(a, entry["configuration"], native_type(entry["configuration"]["data_type"]), "encode")
         elif name == "crc32c":
             b = b + struct.pack("<I", cc.crc32c(b))
+        elif name == "zstd":  # the core codec: a zstd frame, as numcodecs writes it
+            b = bytes(numcodecs.Zstd(level=entry["configuration"]["level"]).encode(b))
         elif is_array_filter(entry):
             a = np.asarray(numcodec(entry).encode(np.ascontiguousarray(a)))
         else:
@@ -108,6 +114,8 @@ def decode(stored, codecs, dtype, shape):
         stages.append((dt, sh))
         if entry["name"] == "transpose":
             sh = tuple(sh[i] for i in entry["configuration"]["order"])
+        elif entry["name"] == "cast_value":
+            dt = native_type(entry["configuration"]["data_type"])
         elif entry["name"].startswith("numcodecs.") and is_array_filter(entry):
             cfg = entry["configuration"]
             codec_id = entry["name"].split(".", 1)[1]
@@ -123,6 +131,8 @@ def decode(stored, codecs, dtype, shape):
         if name == "crc32c":
             assert struct.unpack("<I", b[-4:])[0] == cc.crc32c(b[:-4]), "crc32c mismatch"
             b = b[:-4]
+        elif name == "zstd":
+            b = bytes(numcodecs.Zstd().decode(b))
         elif name == "bytes":
             endian = "<" if entry.get("configuration", {}).get("endian", "little") == "little" else ">"
             a = np.frombuffer(b, dtype=dt.newbyteorder(endian)).reshape(sh)
@@ -130,6 +140,10 @@ def decode(stored, codecs, dtype, shape):
             a = decode_shard(b, entry["configuration"], dt, sh)
         elif name == "transpose":
             a = a.transpose(np.argsort(entry["configuration"]["order"]))
+        elif name == "scale_offset":
+            a = scale_offset(a, entry.get("configuration", {}), encode=False)
+        elif name == "cast_value":
+            a = cast_value(a, entry["configuration"], dt, "decode")
         elif is_array_filter(entry):
             a = np.asarray(numcodec(entry).decode(a)).reshape(sh)
         else:
@@ -152,6 +166,52 @@ def decode_shard(b, config, dtype, shape):
     return out
 
 
+# ---- scale_offset and cast_value (zarr-extensions), as their specs and zarr-python 3 define them ----
+
+def scale_offset(a, config, encode):
+    """(a - offset) * scale, or a / scale + offset, in a's own type; integers exactly."""
+    offset = a.dtype.type(config.get("offset", 0))
+    scale = a.dtype.type(config.get("scale", 1))
+    if a.dtype.kind == "f":
+        out = (a - offset) * scale if encode else a / scale + offset
+        assert out.dtype == a.dtype
+        return out
+    wide = a.astype("i8")
+    if encode:
+        out = (wide - int(offset)) * int(scale)
+    else:
+        assert not np.any(wide % int(scale)), "not a multiple of the scale"
+        out = wide // int(scale) + int(offset)
+    info = np.iinfo(a.dtype)
+    assert out.min() >= info.min and out.max() <= info.max, "outside the type"
+    return out.astype(a.dtype)
+
+
+ROUND = {"nearest-even": np.rint, "towards-zero": np.trunc, "towards-positive": np.ceil,
+         "towards-negative": np.floor}
+
+
+def cast_value(a, config, target, direction):
+    """a as `target`: scalar_map entries first, then rounding and the out_of_range rule."""
+    out = np.empty(a.shape, dtype=target)
+    done = np.zeros(a.shape, dtype=bool)
+    for key, value in config.get("scalar_map", {}).get(direction, []):
+        hit = np.isnan(a) if key == "NaN" else a == key
+        out[hit] = np.nan if value == "NaN" else value
+        done |= hit
+    rest = a[~done]
+    if target.kind in "iu":
+        if a.dtype.kind == "f":
+            assert not np.any(np.isnan(rest)), "NaN without a scalar_map entry"
+            rest = ROUND[config.get("rounding", "nearest-even")](rest)
+        info = np.iinfo(target)
+        if config.get("out_of_range") == "clamp":
+            rest = np.clip(rest, info.min, info.max)
+        assert rest.size == 0 or (rest.min() >= info.min and rest.max() <= info.max), "out of range"
+    out[~done] = rest.astype(target)
+    return out
+
+
 # ---- the cases ------------------------------------------------------------------------------------
 
 def field(name, shape, dtype):
@@ -165,6 +225,12 @@ def field(name, shape, dtype):
 def integers(name, shape, dtype):
     return np.cumsum(cc.rng_for(name).integers(-3, 4, int(np.prod(shape))), dtype="i8") \
         .reshape(shape).astype(dtype)
+
+
+def with_nans(a, name):
+    a = a.copy()
+    a.ravel()[cc.rng_for(name + "nan").random(a.size) < 0.05] = np.nan
+    return a
 
 
 def booleans(name, shape):
@@ -219,9 +285,25 @@ CASES = [
     ("structured_legacy", lambda n: records(n, 11), (4,), "AQAAAAAAAAAAAPA/Ag==",
      [BYTES_NO_ENDIAN, nc("zlib", level=1)],
      "zarr-python 3.0's \"structured\" records: base64 fill (1, 1.0, 2), bytes without endian (little)"),
+    ("packed_scale_offset_cast_i2", lambda n: with_nans(field(n, (30, 20), "<f4"), n), (10, 10), "NaN",
+     [{"name": "scale_offset", "configuration": {"offset": 280, "scale": 100}},
+      {"name": "cast_value", "configuration": {"data_type": "int16", "scalar_map": {
+          "encode": [["NaN", -32768]], "decode": [[-32768, "NaN"]]}}},
+      BYTES, {"name": "zstd", "configuration": {"level": 1, "checksum": False}}],
+     "float32 packed into int16 the zarr-extensions way: scale_offset then cast_value, NaN mapped to -32768"),
+    ("scale_offset_i4", lambda n: integers(n, (40,), "<i4") * 2 + 1000, (16,), 0,
+     [{"name": "scale_offset", "configuration": {"offset": 1000, "scale": 2}}, BYTES],
+     "integers: encoded (x - 1000) * 2, decoded by exact division"),
+    ("cast_value_u1_clamp", lambda n: field(n, (50,), "<f8") * 3 - 700, (16,), "NaN",
+     [{"name": "cast_value", "configuration": {"data_type": "uint8", "rounding": "towards-zero",
+                                               "out_of_range": "clamp"}}, BYTES],
+     "float64 stored as uint8, truncated toward zero and clamped to 0..255"),
     ("sharded_bitround_f4", lambda n: field(n, (16, 24), "<f4"), (8, 16), "NaN",
      [SHARD], "zarr-python 3's shards of bitround+zstd inner chunks, crc32c index, empty inner chunks"),
 ]
+
+# truncated and clamped to uint8: compared with that, not with a tolerance
+CLAMPED = {"cast_value_u1_clamp"}
 
 # written whole, so that sums over them are finite (the others leave every fourth chunk out)
 WHOLE = {"bitround_zstd_f8_3d", "quantize_zlib_f4", "fixedscaleoffset_f8_to_u2", "delta_lz4_i4"}
@@ -312,7 +394,9 @@ def generate(out):
             cc.write_file(key, encode(block, codecs))
         expected = read(store, name)
         # lossy filters change the values a little; anything more is a bug in this script
-        if data.dtype.kind == "V":
+        if name in CLAMPED:
+            np.testing.assert_array_equal(expected, np.clip(np.trunc(written), 0, 255), err_msg=name)
+        elif data.dtype.kind == "V":
             assert expected.tobytes() == written.tobytes(), name  # raw bytes and records: exact
         else:
             np.testing.assert_allclose(expected.astype("f8"), written.astype("f8"), rtol=0.01,

@@ -150,7 +150,7 @@ class ZarrFormatsReadTest extends SparkTestBase {
   @TestFactory
   List<DynamicTest> v3ArraysWithNumcodecsCodecs() throws Exception {
     List<DynamicTest> tests = numericV3Arrays("v3-numcodecs", true);
-    assertEquals(12, tests.size(), "every array but the bool, raw_bytes and record ones");
+    assertEquals(15, tests.size(), "every array but the bool, raw_bytes and record ones");
     return tests;
   }
 

@@ -65,6 +65,13 @@ public final class V3Codecs {
           }
           serializer = serializer(name, config, stage, fill, shape);
         }
+        case ScaleOffsetCodec.NAME, CastValueCodec.NAME -> {
+          requireBefore(serializer, bytes, name, "array→array");
+          ArrayToArrayCodec c = name.equals(ScaleOffsetCodec.NAME)
+              ? new ScaleOffsetCodec(config, stage) : new CastValueCodec(config, stage);
+          stage = c.encodedType(stage);
+          arrays.add(c);
+        }
         case "gzip" -> bytes.add(new BytesToBytesCodec(name, config,
             new GzipCodec(CodecConfig.requiredInt(config, "level"))));
         case "zstd" -> bytes.add(new BytesToBytesCodec(name, config,
@@ -74,8 +81,8 @@ public final class V3Codecs {
         case Crc32cCodec.ID -> bytes.add(new BytesToBytesCodec(name, null, Crc32cCodec.v3()));
         default -> {
           if (!NumcodecsCodecs.names(name)) {
-            throw new CodecException("unknown codec '" + name + "' (supported: transpose, bytes, vlen-utf8, "
-                + "vlen-bytes, sharding_indexed, gzip, zstd, blosc, crc32c, and zarr-python's numcodecs.*)");
+            throw new CodecException("unknown codec '" + name + "' (supported: transpose, scale_offset, cast_value, "
+                + "bytes, vlen-utf8, vlen-bytes, sharding_indexed, gzip, zstd, blosc, crc32c, and zarr-python's numcodecs.*)");
           }
           if (NumcodecsCodecs.onArrays(name)) {
             requireBefore(serializer, bytes, name, "array→array");
