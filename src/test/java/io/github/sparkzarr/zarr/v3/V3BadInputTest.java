@@ -83,7 +83,9 @@ class V3BadInputTest {
     openFails(array(numcodecs("fixedscaleoffset",
         "{\"dtype\":\"<i4\",\"astype\":\">i2\",\"offset\":0,\"scale\":1}", true)), "big-endian");
     String astype = "{\"name\":\"numcodecs.astype\",\"configuration\":{\"encode_dtype\":\"int16\",\"decode_dtype\":\"int32\"}}";
-    openFails(array("[" + astype + "," + SHARDED.substring(1)), "'sharding_indexed' after a codec that changes <i4 to <i2");
+    openFails(array("[" + astype + "," + SHARDED.substring(1)), "'sharding_indexed' after 'numcodecs.astype' is not supported");
+    String scale = "{\"name\":\"scale_offset\",\"configuration\":{\"offset\":1}}";
+    openFails(array("[" + scale + "," + SHARDED.substring(1)), "'sharding_indexed' after 'scale_offset'");
   }
 
   @Test

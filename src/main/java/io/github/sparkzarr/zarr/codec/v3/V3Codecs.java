@@ -9,7 +9,6 @@ import io.github.sparkzarr.zarr.codec.checksum.Crc32cCodec;
 import io.github.sparkzarr.zarr.codec.compress.GzipCodec;
 import io.github.sparkzarr.zarr.codec.compress.ZstdCodec;
 import io.github.sparkzarr.zarr.dtype.DataType;
-import io.github.sparkzarr.zarr.dtype.NumpyDtype;
 import io.github.sparkzarr.zarr.metadata.FillValue;
 import io.github.sparkzarr.zarr.metadata.Json;
 import java.nio.ByteOrder;
@@ -59,9 +58,11 @@ public final class V3Codecs {
                 + serializer.name() + "' came first");
           }
           requireBefore(null, bytes, name, "array→bytes");
-          if (name.equals(ShardingCodec.NAME) && !stage.equals(type)) {
-            throw new CodecException("codec 'sharding_indexed' after a codec that changes "
-                + NumpyDtype.toText(type) + " to " + NumpyDtype.toText(stage) + " is not supported");
+          // A missing inner chunk is the fill value before such codecs, not after them.
+          ArrayToArrayCodec valueCodec = arrays.stream().filter(c -> !(c instanceof TransposeCodec)).findFirst().orElse(null);
+          if (name.equals(ShardingCodec.NAME) && valueCodec != null) {
+            throw new CodecException("codec 'sharding_indexed' after '" + valueCodec.name() + "' is not supported "
+                + "(zarr-python puts such codecs inside the shard's \"codecs\")");
           }
           serializer = serializer(name, config, stage, fill, shape);
         }
