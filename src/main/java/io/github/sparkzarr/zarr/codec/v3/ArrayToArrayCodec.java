@@ -10,8 +10,10 @@ import java.io.IOException;
  */
 public interface ArrayToArrayCodec extends V3Codec {
 
-  /** The shape of the encoded array for a decoded array of {@code shape}. */
-  int[] encodedShape(int[] shape);
+  /** The shape of the encoded array for a decoded array of {@code shape}: the same unless overridden. */
+  default int[] encodedShape(int[] shape) {
+    return shape.clone();
+  }
 
   /** The type of the encoded elements; the decoded type for codecs that keep it. */
   default DataType encodedType(DataType decodedType) {

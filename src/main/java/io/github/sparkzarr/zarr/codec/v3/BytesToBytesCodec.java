@@ -3,7 +3,6 @@ package io.github.sparkzarr.zarr.codec.v3;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkzarr.zarr.codec.BytesCodec;
-import io.github.sparkzarr.zarr.metadata.Json;
 
 /**
  * A v3 bytes→bytes codec (gzip, zstd, blosc, crc32c): the same byte transformation as the
@@ -16,11 +15,6 @@ public record BytesToBytesCodec(String name, JsonNode configuration, BytesCodec 
 
   @Override
   public ObjectNode toJson() {
-    ObjectNode node = Json.object();
-    node.put("name", name);
-    if (configuration != null) {
-      node.set("configuration", configuration);
-    }
-    return node;
+    return V3Codec.entry(name, configuration);
   }
 }

@@ -9,7 +9,6 @@ import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.dtype.NumericArray;
 import io.github.sparkzarr.zarr.dtype.NumpyDtype;
 import io.github.sparkzarr.zarr.dtype.V3DataTypes;
-import io.github.sparkzarr.zarr.metadata.Json;
 import io.github.sparkzarr.zarr.metadata.V3FillValues;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -105,14 +104,7 @@ final class CastValueCodec implements ArrayToArrayCodec {
 
   @Override
   public ObjectNode toJson() {
-    ObjectNode node = Json.object().put("name", NAME);
-    node.set("configuration", configuration);
-    return node;
-  }
-
-  @Override
-  public int[] encodedShape(int[] shape) {
-    return shape.clone();
+    return V3Codec.entry(NAME, configuration);
   }
 
   @Override

@@ -7,7 +7,6 @@ import io.github.sparkzarr.zarr.codec.ArrayFilter;
 import io.github.sparkzarr.zarr.codec.CodecException;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.dtype.NumpyDtype;
-import io.github.sparkzarr.zarr.metadata.Json;
 import java.io.IOException;
 
 /**
@@ -51,9 +50,7 @@ final class FilterArrayCodec implements ArrayToArrayCodec {
 
   @Override
   public ObjectNode toJson() {
-    ObjectNode node = Json.object().put("name", name);
-    node.set("configuration", configuration);
-    return node;
+    return V3Codec.entry(name, configuration);
   }
 
   /** The shape stays when the filter keeps the number of elements (as zarr-python 3's metadata says). */

@@ -58,16 +58,7 @@ final class ScaleOffsetCodec implements ArrayToArrayCodec {
 
   @Override
   public ObjectNode toJson() {
-    ObjectNode node = Json.object().put("name", NAME);
-    if (!configuration.isEmpty()) {
-      node.set("configuration", configuration);
-    }
-    return node;
-  }
-
-  @Override
-  public int[] encodedShape(int[] shape) {
-    return shape.clone();
+    return V3Codec.entry(NAME, configuration.isEmpty() ? null : configuration);
   }
 
   @Override
