@@ -217,8 +217,8 @@ final class CastValueCodec implements ArrayToArrayCodec {
     };
   }
 
-  /** The smallest and largest value of an integer type (uint64 is refused at construction). */
-  private static long[] range(DataType t) {
+  /** The smallest and largest value of an integer type other than uint64. */
+  static long[] range(DataType t) {
     int bits = 8 * t.size();
     if (t.kind() == DataType.Kind.UINT) {
       return new long[] {0, (1L << bits) - 1};

@@ -22,6 +22,8 @@ final class ScaleOffsetCodec implements ArrayToArrayCodec {
   private final DataType type;
   private final NumericArray offset;
   private final NumericArray scale;
+  /** The smallest and largest value of an integer type; null for floats. */
+  private final long[] range;
 
   /** @param type the (little-endian) type of the elements, the same on both sides */
   ScaleOffsetCodec(JsonNode configuration, DataType type) throws CodecException {
@@ -35,6 +37,7 @@ final class ScaleOffsetCodec implements ArrayToArrayCodec {
     this.type = type;
     this.offset = scalar(configuration, "offset", 0, type);
     this.scale = scalar(configuration, "scale", 1, type);
+    this.range = integer ? CastValueCodec.range(type) : null;
     if (integer && scale.getLong(0) == 0) {
       throw new CodecException("codec 'scale_offset': an integer scale must not be 0");
     }
@@ -113,9 +116,7 @@ final class ScaleOffsetCodec implements ArrayToArrayCodec {
     } catch (ArithmeticException e) {
       throw outside(x);
     }
-    NumericArray check = NumericArray.allocate(type, 1);
-    check.setLong(0, r);
-    if (check.getLong(0) != r) {
+    if (r < range[0] || r > range[1]) {
       throw outside(x);
     }
     return r;
