@@ -15,18 +15,24 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * Executor memory of a scan: run by bench/run.sh in its own JVM with a small -Xmx (less than the
- * decoded store), it scans the whole blosc store in local[2] and records the live heap after
- * every garbage collection. The peak live heap during the scan, minus the live heap of the idle
+ * Executor memory of a scan: run by bench/run.sh and bench/store.sh in its own JVM with a small
+ * -Xmx (less than the decoded store), it sums a whole variable (VAR of a group, else the last
+ * column: the suite's {@code value}, an array's values) in local[2] and records the live heap
+ * after every garbage collection. The peak live heap during the scan, minus the live heap of the idle
  * session, bounds what the two running tasks hold; a reader that buffered a partition or the
  * array would fail here with OutOfMemoryError.
  *
- * <p>Usage: {@code HeapProbe STORE OUT.properties}
+ * <p>Usage: {@code HeapProbe STORE OUT.properties [VAR]}
  */
 public final class HeapProbe {
   public static void main(String[] args) throws Exception {
     String store = args[0];
     Path out = Path.of(args[1]);
+    java.util.Map<String, String> options = new java.util.HashMap<>();
+    options.put("path", store);
+    if (args.length > 2) {
+      options.put("variables", args[2]);
+    }
     SparkSession spark = SparkSession.builder()
         .master("local[2]")
         .appName("spark-zarr heap probe")
@@ -37,11 +43,13 @@ public final class HeapProbe {
     spark.sparkContext().setLogLevel("WARN");
     AtomicLong peakAfterGc = new AtomicLong();
     try {
+      var df = spark.read().format("zarr").options(options).load();
+      String sum = "sum(`" + df.columns()[df.columns().length - 1] + "`)";
       // Warm: the same query once, so classes and codegen are loaded before the baseline.
-      spark.read().format("zarr").load(store).selectExpr("sum(value)").collectAsList();
+      df.selectExpr(sum).collectAsList();
       long idle = liveHeap();
       listenToCollections(peakAfterGc);
-      Row r = spark.read().format("zarr").load(store).selectExpr("sum(value)").collectAsList().get(0);
+      Row r = df.selectExpr(sum).collectAsList().get(0);
       long peak = Math.max(peakAfterGc.get(), liveHeap());
       long maxHeap = Runtime.getRuntime().maxMemory();
       java.util.Properties props = new java.util.Properties();

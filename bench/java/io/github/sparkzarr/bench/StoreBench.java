@@ -9,6 +9,9 @@ import static org.apache.spark.sql.functions.sum;
 
 import io.github.sparkzarr.spark.ZarrTable;
 import io.github.sparkzarr.spark.options.ZarrReadOptions;
+import io.github.sparkzarr.zarr.ZarrArray;
+import io.github.sparkzarr.zarr.ZarrHierarchy;
+import io.github.sparkzarr.zarr.store.HadoopStore;
 import java.io.FileReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,37 +23,53 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.Supplier;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 
 /**
- * The suite's queries on any Zarr stores, in one local[2] session: {@code StoreBench
- * XARRAY.properties RESULTS.md REPS WARMUP VAR|- STORE...} (bench/store.sh). Per store, on its
- * variable (VAR, else the one bench/xarray_store.py chose, else the dataset view's last): the
- * full-scan sum (in the scan, and with pushDownAggregate=false as queries that need rows see the
- * scan), min and max, a group-by over the second dimension, a box of about 1% of the chunks (by
- * coordinate values where the dimension has a coordinate), the mean over the first dimension
- * grouped by the others (written to Spark's no-op sink); WARMUP untimed rounds of everything first,
- * then the median of REPS; the ratios to xarray+dask's sum and mean on the same store, and both
- * sums, so the answers can be seen to agree.
+ * The suite's queries and ratios on any Zarr stores, in one local[2] session: {@code StoreBench
+ * OUT_DIR REPS WARMUP WRITE_REPS VAR|- STORE...} (bench/store.sh). Per store, on its variable (VAR,
+ * else the one bench/xarray_store.py chose, else the dataset view's last): the full-scan sum (in
+ * the scan, and with pushDownAggregate=false as queries that need rows see the scan), min and max,
+ * a group-by over the second dimension, a box of about 1% of the chunks (by coordinate values where
+ * the dimension has a coordinate), the mean over the first dimension grouped by the others (written
+ * to Spark's no-op sink); WARMUP untimed rounds of everything first, then the median of REPS.
+ * Unless WRITE_REPS is 0, also the issue's other figures on the same variable: its decode limit
+ * (one thread, stored bytes in memory), a Parquet copy of its rows (the sum and the box on it),
+ * and the median of WRITE_REPS writes of the same DataFrame as Parquet and as Zarr. Reads
+ * OUT_DIR/xarray.properties (xarray+dask's sum and mean on the same store) and
+ * OUT_DIR/heap-I.properties (HeapProbe, if run); writes OUT_DIR/results.md: the figures, both sums
+ * (so the answers can be seen to agree) and the issue's ratios.
  */
 public final class StoreBench {
-  /** One store's queries, by label, and what describes them. */
-  record Store(String path, String variable, List<String> dims, String box, Map<String, Supplier<Object>> queries) {}
+  /**
+   * One store's queries and writes, by label, and what describes them.
+   *
+   * @param limit the variable's decode limit, or null (see {@code noLimit})
+   * @param noLimit why there is no decode limit, or null
+   */
+  record Store(String path, String variable, List<String> dims, String box, Map<String, Supplier<Object>> queries,
+      Map<String, Runnable> writes, DecodeLimit.Result limit, String noLimit) {}
 
   private static final String SUM = "sum";
+  private static final String BOX = "box";
   private static final String MAP = "mean over dim 0";
+  private static final String PARQUET_SUM = "Parquet sum";
+  private static final String PARQUET_BOX = "Parquet box";
+  private static final String PARQUET_WRITE = "Parquet write";
+  private static final String ZARR_WRITE = "Zarr write";
 
   public static void main(String[] args) throws Exception {
-    Properties xarray = new Properties();
-    try (FileReader r = new FileReader(args[0])) {
-      xarray.load(r);
-    }
-    int reps = Integer.parseInt(args[2]);
-    int warmup = Integer.parseInt(args[3]);
+    Path out = Path.of(args[0]).toAbsolutePath();
+    Properties xarray = properties(out.resolve("xarray.properties"));
+    int reps = Integer.parseInt(args[1]);
+    int warmup = Integer.parseInt(args[2]);
+    int writeReps = Integer.parseInt(args[3]);
     String var = args[4].equals("-") ? null : args[4];
     List<String> paths = List.of(args).subList(5, args.length);
     SparkSession spark = BenchSession.local("spark-zarr store bench");
@@ -60,8 +79,10 @@ public final class StoreBench {
       List<Store> stores = new ArrayList<>();
       for (int i = 0; i < paths.size(); i++) {
         String v = var != null ? var : xarray.getProperty(i + ".var");
-        stores.add(describe(spark, "s" + i, paths.get(i), v, "group".equals(xarray.getProperty(i + ".kind"))
-            || (v != null && !"array".equals(xarray.getProperty(i + ".kind")))));
+        boolean group = "group".equals(xarray.getProperty(i + ".kind"))
+            || (v != null && !"array".equals(xarray.getProperty(i + ".kind")));
+        stores.add(describe(spark, "s" + i, paths.get(i), v, group, writeReps > 0 ? out.resolve("copies") : null,
+            Math.max(3, reps)));
       }
       for (int w = 0; w < warmup; w++) {
         for (Store s : stores) {
@@ -72,51 +93,102 @@ public final class StoreBench {
           "| store | variable, dims | stored MiB | sum (task CPU) | sum, rows to Spark | min, max | group by dim 1 |"
               + " ~1% box | mean over dim 0 | xarray+dask sum | Spark ÷ xarray (sum) | xarray+dask mean |"
               + " Spark ÷ xarray (mean) | box ÷ sum | sums: Spark, xarray |\n|" + "---|".repeat(15) + "\n");
+      StringBuilder ratios = new StringBuilder("| store | Zarr ÷ Parquet, sum (task CPU) | ~1% box ÷ sum (task CPU)"
+          + " | scan ÷ (decode limit × 2), wall (per CPU-second) | Spark ÷ xarray+dask, sum | Zarr write ÷ Parquet write"
+          + " (task CPU) | heap per task, MiB (-Xmx) |\n|" + "---|".repeat(7) + "\n"
+          + "| *target* | ≤ 1.0, aim 0.7 | ≤ 0.05 | ≥ 0.7 | ≤ 0.5 | ≤ 1.2 | a few chunks |\n");
+      StringBuilder others = new StringBuilder("| store | Parquet sum | Parquet box | decode limit, 1 thread: s per pass"
+          + " (MiB/s) | Parquet write | Zarr write |\n|" + "---|".repeat(6) + "\n");
       for (int i = 0; i < stores.size(); i++) {
         Store s = stores.get(i);
         Map<String, Double> seconds = new LinkedHashMap<>();
+        Map<String, Double> cpuSeconds = new LinkedHashMap<>();
         Map<String, Object> answers = new HashMap<>();
-        double sumCpu = 0;
         for (Map.Entry<String, Supplier<Object>> q : s.queries().entrySet()) {
-          List<Double> runs = new ArrayList<>();
-          List<Double> cpuRuns = new ArrayList<>();
-          for (int r = 0; r < reps; r++) {
-            ProfileScan.TaskCpu.waitIdle(spark);
-            cpu.nanos.set(0);
-            long t0 = System.nanoTime();
-            answers.put(q.getKey(), q.getValue().get());
-            runs.add((System.nanoTime() - t0) / 1e9);
-            ProfileScan.TaskCpu.waitIdle(spark);
-            cpuRuns.add(cpu.nanos.get() / 1e9);
-          }
-          seconds.put(q.getKey(), Suite.median(runs));
-          if (q.getKey().equals(SUM)) {
-            sumCpu = Suite.median(cpuRuns);
-          }
+          Runs runs = Runs.time(spark, cpu, reps, () -> answers.put(q.getKey(), q.getValue().get()));
+          seconds.put(q.getKey(), runs.seconds());
+          cpuSeconds.put(q.getKey(), runs.cpuSeconds());
+        }
+        for (Map.Entry<String, Runnable> w : s.writes().entrySet()) {
+          w.getValue().run(); // untimed: the first write of each kind warms it up
+          Runs runs = Runs.time(spark, cpu, writeReps, w.getValue());
+          seconds.put(w.getKey(), runs.seconds());
+          cpuSeconds.put(w.getKey(), runs.cpuSeconds());
         }
         double xs = number(xarray.getProperty(i + ".sum"));
         double xm = number(xarray.getProperty(i + ".map"));
-        md.append(String.format(Locale.ROOT, "| %s | %s (%s) | %.0f | %.3f (%.3f) |", shortPath(s.path()), s.variable(),
-            String.join(", ", s.dims()), Variants.storedMiB(Path.of(s.path())), seconds.get(SUM), sumCpu));
-        for (String label : List.of("sum, rows to Spark", "min, max", "group by dim 1", "box", MAP)) {
+        String name = shortPath(s.path());
+        md.append(String.format(Locale.ROOT, "| %s | %s (%s) | %.0f | %.3f (%.3f) |", name, s.variable(),
+            String.join(", ", s.dims()), Variants.storedMiB(Path.of(s.path())), seconds.get(SUM), cpuSeconds.get(SUM)));
+        for (String label : List.of("sum, rows to Spark", "min, max", "group by dim 1", BOX, MAP)) {
           md.append(cell("%.3f", seconds.getOrDefault(label, Double.NaN)));
         }
         md.append(cell("%.3f", xs)).append(cell("%.2f", seconds.get(SUM) / xs)).append(cell("%.3f", xm))
             .append(cell("%.2f", seconds.getOrDefault(MAP, Double.NaN) / xm))
-            .append(cell("%.2f", seconds.get("box") / seconds.get(SUM)))
+            .append(cell("%.2f", seconds.get(BOX) / seconds.get(SUM)))
             .append(String.format(Locale.ROOT, " %s, %s |%n", answers.get(SUM), xarray.getProperty(i + ".value", "—")));
-        Suite.log(s.path() + " " + s.variable() + " box " + s.box() + " = " + answers.get("box") + ", " + seconds
-            + ", sum task CPU " + sumCpu + ", xarray " + xs + ", xarray mean " + xm);
+
+        Properties heap = properties(out.resolve("heap-" + i + ".properties"));
+        ratios.append("| ").append(name).append(" |")
+            .append(pair(seconds.get(SUM) / seconds.getOrDefault(PARQUET_SUM, Double.NaN),
+                cpuSeconds.get(SUM) / cpuSeconds.getOrDefault(PARQUET_SUM, Double.NaN)))
+            .append(pair(seconds.get(BOX) / seconds.get(SUM), cpuSeconds.get(BOX) / cpuSeconds.get(SUM)));
+        if (s.limit() != null) {
+          ratios.append(pair(s.limit().seconds() / (BenchSession.CORES * seconds.get(SUM)),
+              s.limit().cpuSeconds() / cpuSeconds.get(SUM)));
+        } else {
+          ratios.append(" n/a: ").append(s.noLimit()).append(" |");
+        }
+        ratios.append(cell("%.2f", seconds.get(SUM) / xs))
+            .append(pair(seconds.getOrDefault(ZARR_WRITE, Double.NaN) / seconds.getOrDefault(PARQUET_WRITE, Double.NaN),
+                cpuSeconds.getOrDefault(ZARR_WRITE, Double.NaN) / cpuSeconds.getOrDefault(PARQUET_WRITE, Double.NaN)))
+            .append(heap.isEmpty() ? " — |" : " " + heap.getProperty("heap: per task = (peak - idle) / 2 (MiB)") + " ("
+                + heap.getProperty("heap: scan ok with -Xmx (MiB)") + ") |")
+            .append('\n');
+        others.append("| ").append(name).append(" |").append(cell("%.3f", seconds.getOrDefault(PARQUET_SUM, Double.NaN)))
+            .append(cell("%.3f", seconds.getOrDefault(PARQUET_BOX, Double.NaN)))
+            .append(s.limit() == null ? " — |" : String.format(Locale.ROOT, " %.3f (%.0f) |", s.limit().seconds(),
+                s.limit().mibPerSecond()))
+            .append(cell("%.3f", seconds.getOrDefault(PARQUET_WRITE, Double.NaN)))
+            .append(cell("%.3f", seconds.getOrDefault(ZARR_WRITE, Double.NaN))).append('\n');
+        Suite.log(s.path() + " " + s.variable() + " box " + s.box() + " = " + answers.get(BOX) + ", Parquet box = "
+            + answers.get(PARQUET_BOX) + ", " + seconds + ", task CPU " + cpuSeconds + ", limit " + s.limit()
+            + ", xarray " + xs + ", xarray mean " + xm);
       }
-      System.out.println(md);
-      Files.writeString(Path.of(args[1]), md.toString());
+      String text = md + "\nThe issue's ratios, wall time (task CPU):\n\n" + ratios
+          + "\nThe other figures (seconds):\n\n" + others;
+      System.out.println(text);
+      Files.writeString(out.resolve("results.md"), text);
     } finally {
       spark.stop();
+      deleteTree(out.resolve("copies"));
     }
   }
 
-  /** Registers the store's views and builds its queries. */
-  static Store describe(SparkSession spark, String name, String path, String var, boolean group) {
+  /** The median wall and task CPU seconds of some runs of an action. */
+  record Runs(double seconds, double cpuSeconds) {
+    static Runs time(SparkSession spark, ProfileScan.TaskCpu cpu, int reps, Runnable action) {
+      List<Double> wall = new ArrayList<>();
+      List<Double> cpuRuns = new ArrayList<>();
+      for (int r = 0; r < reps; r++) {
+        ProfileScan.TaskCpu.waitIdle(spark);
+        cpu.nanos.set(0);
+        long t0 = System.nanoTime();
+        action.run();
+        wall.add((System.nanoTime() - t0) / 1e9);
+        ProfileScan.TaskCpu.waitIdle(spark);
+        cpuRuns.add(cpu.nanos.get() / 1e9);
+      }
+      return new Runs(Suite.median(wall), Suite.median(cpuRuns));
+    }
+  }
+
+  /**
+   * Registers the store's views and builds its queries; with {@code copies}, also the variable's
+   * decode limit, a Parquet copy of its rows (with the sum and the box on it) and its writes.
+   */
+  static Store describe(SparkSession spark, String name, String path, String var, boolean group, Path copies,
+      int limitPasses) throws Exception {
     Map<String, String> options = new HashMap<>();
     options.put("path", path);
     if (var != null && group) {
@@ -144,7 +216,7 @@ public final class StoreBench {
       String d1 = "`" + dims.get(1) + "`";
       queries.put("group by dim 1", () -> collect(spark.sql("SELECT " + d1 + ", avg(" + q + ") FROM " + name + " GROUP BY " + d1)));
     }
-    queries.put("box", () -> collect(spark.table(name).filter(box).agg(sum(col(q)), count(lit(1)))));
+    queries.put(BOX, () -> collect(spark.table(name).filter(box).agg(sum(col(q)), count(lit(1)))));
     if (rank >= 2) {
       String others = "`" + String.join("`, `", dims.subList(1, rank)) + "`";
       queries.put(MAP, () -> {
@@ -153,7 +225,45 @@ public final class StoreBench {
         return null;
       });
     }
-    return new Store(path, v, dims, box.toString(), queries);
+    Map<String, Runnable> writes = new LinkedHashMap<>();
+    DecodeLimit.Result limit = null;
+    String noLimit = "not measured (WRITE_REPS 0)";
+    if (copies != null) {
+      ZarrHierarchy hierarchy = ZarrHierarchy.open(new HadoopStore(Path.of(path).toUri().toString(), new Configuration()));
+      boolean rootIsArray = hierarchy.nodeType("").orElse(null) == ZarrHierarchy.NodeType.ARRAY;
+      ZarrArray array = hierarchy.openArray(rootIsArray ? "" : v);
+      noLimit = DecodeLimit.notApplicable(array);
+      if (noLimit == null) {
+        limit = DecodeLimit.measure(array, limitPasses);
+      }
+      String parquet = copies.resolve(name + ".parquet").toString();
+      df.write().mode("overwrite").parquet(parquet);
+      spark.read().parquet(parquet).createOrReplaceTempView(name + "_parquet");
+      queries.put(PARQUET_SUM, () -> collect(spark.sql("SELECT sum(" + q + ") FROM " + name + "_parquet")));
+      queries.put(PARQUET_BOX, () -> collect(spark.table(name + "_parquet").filter(box).agg(sum(col(q)), count(lit(1)))));
+      Dataset<Row> rows = withPositions(df, rank);
+      String written = copies.resolve(name + "-written").toString();
+      writes.put(PARQUET_WRITE, () -> rows.write().mode("overwrite").parquet(written + ".parquet"));
+      writes.put(ZARR_WRITE, () -> rows.write().format("zarr").mode("overwrite").save(written + ".zarr"));
+    }
+    return new Store(path, v, dims, box.toString(), queries, writes, limit, noLimit);
+  }
+
+  /**
+   * The rows a write takes: a dimension column that holds coordinate values (not positions) needs
+   * its positions beside it, which reads give as the hidden column {@code <dim>_index}
+   * (docs/writing.md).
+   */
+  static Dataset<Row> withPositions(Dataset<Row> df, int rank) {
+    List<Column> columns = new ArrayList<>(List.of(col("*")));
+    for (int d = 0; d < rank; d++) {
+      StructField f = df.schema().fields()[d];
+      if (!List.of(DataTypes.ByteType, DataTypes.ShortType, DataTypes.IntegerType, DataTypes.LongType)
+          .contains(f.dataType())) {
+        columns.add(col(f.name() + "_index"));
+      }
+    }
+    return df.select(columns.toArray(new Column[0]));
   }
 
   /**
@@ -201,6 +311,33 @@ public final class StoreBench {
   private static Object collect(Dataset<Row> df) {
     List<Row> rows = df.collectAsList();
     return rows.size() == 1 ? rows.get(0).mkString(", ") : rows.size() + " rows";
+  }
+
+  /** A cell of two ratios, "a (b)". */
+  private static String pair(double a, double b) {
+    return Double.isNaN(a) ? " — |" : String.format(Locale.ROOT, " %.2f (%.2f) |", a, b);
+  }
+
+  /** A properties file, empty if there is none. */
+  private static Properties properties(Path file) throws java.io.IOException {
+    Properties p = new Properties();
+    if (Files.exists(file)) {
+      try (FileReader r = new FileReader(file.toFile())) {
+        p.load(r);
+      }
+    }
+    return p;
+  }
+
+  private static void deleteTree(Path dir) throws java.io.IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (var files = Files.walk(dir)) {
+      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
   }
 
   /** A table cell; a dash for a figure there is none of (no such query, or xarray cannot read the store). */

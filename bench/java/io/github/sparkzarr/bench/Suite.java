@@ -2,8 +2,6 @@ package io.github.sparkzarr.bench;
 
 import io.github.sparkzarr.zarr.ZarrArray;
 import io.github.sparkzarr.zarr.ZarrHierarchy;
-import io.github.sparkzarr.zarr.codec.BlockSink;
-import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.metadata.Json;
 import io.github.sparkzarr.zarr.metadata.V2Metadata;
 import io.github.sparkzarr.zarr.store.HadoopStore;
@@ -44,7 +42,7 @@ import org.apache.spark.sql.execution.datasources.v2.BatchScanExec;
 public final class Suite {
   static final String[] STORES = {"raw", "zstd", "blosc"};
   /** Cores of the local[2] session, for the decode-limit ratio. */
-  static final int CORES = 2;
+  static final int CORES = BenchSession.CORES;
 
   final Path data;
   final Path work;
@@ -88,15 +86,7 @@ public final class Suite {
       decodeLimit(s);
     }
 
-    spark = SparkSession.builder()
-        .master("local[" + CORES + "]")
-        .appName("spark-zarr bench")
-        .config("spark.ui.enabled", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", String.valueOf(CORES))
-        .getOrCreate();
-    spark.sparkContext().setLogLevel("WARN");
+    spark = BenchSession.local("spark-zarr bench");
     spark.sparkContext().addSparkListener(taskCpu);
     try {
       for (String s : STORES) {
@@ -119,63 +109,13 @@ public final class Suite {
 
   // ---- the decode limit ----------------------------------------------------------------------
 
-  /**
-   * One thread decoding every chunk of a store, in passes (the first warms the JIT and the page
-   * cache; the median of the next max(3, reps) is kept: the machine's speed moves), into buffers reused from chunk to chunk, the fastest way the library decodes to
-   * memory (blosc blocks un-shuffled into scratch, zstd into one chunk buffer). Counts only
-   * decoding: the stored bytes are read before the clock starts. Records wall time and the
-   * thread's CPU time: on a shared machine only the latter is the codec's limit.
-   */
+  /** The store's decode limit (see {@link DecodeLimit}): the median of max(3, reps) passes. */
   void decodeLimit(String name) throws IOException {
-    ZarrArray array = open(name);
+    DecodeLimit.Result limit = DecodeLimit.measure(open(name), Math.max(3, reps));
     String label = "decode limit " + name;
-    java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
-    List<Double> wall = new ArrayList<>();
-    List<Double> cpu = new ArrayList<>();
-    DecodeBuffers buffers = new DecodeBuffers();
-    long[] checksum = new long[1];
-    // Reads the last byte of every piece, which keeps the JIT from skipping work.
-    BlockSink lastBytes = (buffer, offset, start, length) -> checksum[0] += buffer[offset + length - 1];
-    for (int pass = 0; pass <= Math.max(3, reps); pass++) {
-      long nanos = 0;
-      long cpuNanos = 0;
-      for (long[] c : allChunks(array)) {
-        String key = array.chunkKey(c);
-        byte[] stored = array.store().get(key).orElseThrow();
-        long c0 = threads.getCurrentThreadCpuTime();
-        long t0 = System.nanoTime();
-        array.decodeChunkBlocks(key, stored, stored.length, buffers, lastBytes);
-        nanos += System.nanoTime() - t0;
-        cpuNanos += threads.getCurrentThreadCpuTime() - c0;
-      }
-      if (pass > 0) {
-        wall.add(nanos / 1e9);
-        cpu.add(cpuNanos / 1e9);
-      }
-    }
-    figures.put(label + " (1 thread)", median(wall));
-    figures.put(label + " MiB/s", decodedBytes() / median(wall) / (1 << 20));
-    figures.put(label + " MiB/s [thread CPU]", decodedBytes() / median(cpu) / (1 << 20));
-    if (checksum[0] == 42) {
-      log("(checksum " + checksum[0] + ")");
-    }
-  }
-
-  static List<long[]> allChunks(ZarrArray array) {
-    long[] grid = array.metadata().gridShape();
-    List<long[]> out = new ArrayList<>();
-    long[] c = new long[grid.length];
-    while (true) {
-      out.add(c.clone());
-      int d = grid.length - 1;
-      while (d >= 0 && ++c[d] == grid[d]) {
-        c[d] = 0;
-        d--;
-      }
-      if (d < 0) {
-        return out;
-      }
-    }
+    figures.put(label + " (1 thread)", limit.seconds());
+    figures.put(label + " MiB/s", limit.mibPerSecond());
+    figures.put(label + " MiB/s [thread CPU]", limit.mibPerCpuSecond());
   }
 
   // ---- Spark queries -------------------------------------------------------------------------
@@ -280,7 +220,7 @@ public final class Suite {
         store.deletePrefix("");
         ZarrHierarchy.writeGroupV2(store, "", null);
         ZarrArray target = ZarrHierarchy.writeArrayV2(store, "value", blosc.metadata());
-        List<long[]> all = allChunks(source);
+        List<long[]> all = DecodeLimit.allChunks(source);
         AtomicLong next = new AtomicLong();
         ExecutorService pool = Executors.newFixedThreadPool(CORES);
         try {

@@ -5,6 +5,7 @@ import java.io.File;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -56,6 +57,21 @@ public abstract class SparkTestBase {
     }
     Map<String, Long> out = new HashMap<>();
     collect(plan, out);
+    return out;
+  }
+
+  /** The input partitions of a query's zarr scans, as planned (not executed). */
+  protected static List<Object> scanPartitions(Dataset<Row> df) {
+    SparkPlan plan = df.queryExecution().executedPlan();
+    if (plan instanceof AdaptiveSparkPlanExec a) {
+      plan = a.initialPlan();
+    }
+    List<Object> out = new java.util.ArrayList<>();
+    for (SparkPlan leaf : scala.jdk.javaapi.CollectionConverters.asJava(plan.collectLeaves())) {
+      if (leaf instanceof BatchScanExec scan) {
+        out.addAll(scala.jdk.javaapi.CollectionConverters.asJava(scan.inputPartitions()));
+      }
+    }
     return out;
   }
 

@@ -221,7 +221,8 @@ class ZarrPushdownTest extends SparkTestBase {
     try {
       assertEquals(2, grid().rdd().getNumPartitions(), "56,000 bytes per core: 25 chunks each");
       spark().conf().set("spark.sql.files.minPartitionNum", "4");
-      assertEquals(5, grid().rdd().getNumPartitions(), "28,000 bytes per partition: 12 chunks each");
+      assertEquals(8, grid().rdd().getNumPartitions(),
+          "28,000 bytes per partition: 12 chunks each would make 5, two waves on 4 cores; 8 make two waves of 7");
       assertEquals(5, grid().where("y_index < 8").rdd().getNumPartitions(),
           "the selection counts, not the array: 10 chunks, 5,600 bytes per partition");
       Dataset<Row> sum = spark().read().format("zarr").load(store).selectExpr("sum(v)");
@@ -230,6 +231,31 @@ class ZarrPushdownTest extends SparkTestBase {
           "a small pushed aggregate stays one complete partition: " + plan);
       assertEquals(spark().read().format("zarr").option("pushDownAggregate", "false").load(store)
           .selectExpr("sum(v)").first().getDouble(0), sum.first().getDouble(0));
+    } finally {
+      spark().conf().unset("spark.sql.files.openCostInBytes");
+      spark().conf().unset("spark.sql.files.minPartitionNum");
+    }
+  }
+
+  /** Partitions are runs of chunks, in order, each chunk in exactly one, the last wave filled. */
+  @Test
+  void partitionsAreEvenRunsOfChunks() {
+    spark().conf().set("spark.sql.files.openCostInBytes", "1");
+    spark().conf().set("spark.sql.files.minPartitionNum", "4");
+    try {
+      Dataset<Row> df = spark().read().format("zarr").load(store);
+      List<Long> sizes = new java.util.ArrayList<>();
+      long next = 0;
+      for (Object p : scanPartitions(df)) {
+        io.github.sparkzarr.spark.read.ZarrInputPartition z = (io.github.sparkzarr.spark.read.ZarrInputPartition) p;
+        assertEquals(next, z.start());
+        sizes.add(z.end() - z.start());
+        next = z.end();
+      }
+      assertEquals(50, next);
+      assertEquals(List.of(7L, 7L, 7L, 7L, 7L, 7L, 7L, 1L), sizes);
+      assertEquals(4000, df.count());
+      assertEquals(4000 - 80, df.where("v IS NOT NULL").count(), "the missing chunk's 80 rows are null");
     } finally {
       spark().conf().unset("spark.sql.files.openCostInBytes");
       spark().conf().unset("spark.sql.files.minPartitionNum");
