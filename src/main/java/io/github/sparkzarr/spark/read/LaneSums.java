@@ -110,6 +110,25 @@ interface LaneSums {
     }
   }
 
+  /**
+   * Adds the unpacked values of elements {@code [i, i + m)} of {@code chunk} (packed int16 stored
+   * one after the other, {@code m} a multiple of 8, element {@code i} in lane 0) into {@code
+   * sums[at, at + 8)}, each unpacked as {@link NumericChunk#unpack} does; the elements storing the
+   * skipped value ({@link NumericChunk#skipsOneValue}) are left out. Returns how many were.
+   */
+  default int addUnpackedShorts(NumericChunk chunk, int i, int m, double[] sums, int at) {
+    int skipped = 0;
+    for (int k = 0; k < m; k++) {
+      long raw = chunk.integralAt(i + k);
+      if (chunk.skipsOneValue && raw == chunk.skippedValue) {
+        skipped++;
+      } else {
+        sums[at + (k & (LANES - 1))] += chunk.unpack(raw);
+      }
+    }
+    return skipped;
+  }
+
   /** Whether any of the eight sums {@code sums[at, at + 8)} is NaN. */
   static boolean anyNaN(double[] sums, int at) {
     for (int k = at; k < at + LANES; k++) {

@@ -216,6 +216,21 @@ final class NumericChunk {
     return cf.unpack(raw);
   }
 
+  /** Whether unpacking computes in float32 arithmetic ({@link CfDecoding#singlePrecision}), else in double. */
+  boolean unpacksInFloat() {
+    return cf.singlePrecision();
+  }
+
+  /** The scale factor unpacking multiplies by ({@link #unpacks}). */
+  double unpackScale() {
+    return cf.scale();
+  }
+
+  /** The offset unpacking adds ({@link #unpacks}). */
+  double unpackOffset() {
+    return cf.offset();
+  }
+
   /** Whether unpacking reverses the order of stored values, so MAX comes from the smallest. */
   boolean unpackReversesOrder() {
     return unpacks && cf.reversesOrder();

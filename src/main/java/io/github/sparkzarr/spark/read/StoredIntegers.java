@@ -18,6 +18,7 @@ final class StoredIntegers {
   private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private final long[] values = new long[BLOCK];
+  private final LaneSums kernels = LaneSums.best();
   /** How many values the last {@link #sum} or {@link #extreme} took (missing ones skipped). */
   long counted;
 
@@ -72,6 +73,21 @@ final class StoredIntegers {
    */
   void addUnpacked(NumericChunk c, int from, int n, double[] sums, int at) {
     counted = 0;
+    if (c.layout == NumericChunk.Layout.INT16 && c.plane == 0) {
+      // Packed int16 (ERA5's and much netCDF data's layout): the elements before lane 0 one by
+      // one, then whole runs of the eight lanes in SIMD, then the rest one by one.
+      int head = Math.min(n, -(c.first + from) & (LaneSums.LANES - 1));
+      addUnpackedBlocks(c, from, head, sums, at);
+      int m = (n - head) & -LaneSums.LANES;
+      counted += m - kernels.addUnpackedShorts(c, from + head, m, sums, at);
+      from += head + m;
+      n -= head + m;
+    }
+    addUnpackedBlocks(c, from, n, sums, at);
+  }
+
+  /** {@link #addUnpacked} a block of stored values at a time, adding to {@link #counted}. */
+  private void addUnpackedBlocks(NumericChunk c, int from, int n, double[] sums, int at) {
     for (int start = from; start < from + n; start += BLOCK) {
       int m = Math.min(BLOCK, from + n - start);
       load(c, start, m);

@@ -4,6 +4,7 @@ import java.nio.ByteOrder;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
@@ -18,6 +19,7 @@ final class VectorLaneSums implements LaneSums {
   private static final VectorSpecies<Double> D4 = DoubleVector.SPECIES_256;
   private static final VectorSpecies<Float> F8 = FloatVector.SPECIES_256;
   private static final VectorSpecies<Long> L4 = LongVector.SPECIES_256;
+  private static final VectorSpecies<Short> S8 = ShortVector.SPECIES_128;
   private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
   @Override
@@ -82,6 +84,51 @@ final class VectorLaneSums implements LaneSums {
     lo.intoArray(sums, at);
     hi.intoArray(sums, at + 4);
     return (int) skipped.reduceLanes(VectorOperators.ADD);
+  }
+
+  /**
+   * Eight int16 at a time, widened to float exactly; a skipped element gets -0.0 in its lane. In
+   * float32 arithmetic the unpacking is one float multiply and one float add, each rounded, as the
+   * scalar {@code (float) raw * (float) scale + (float) offset}; in double, on the widened doubles.
+   */
+  @Override
+  public int addUnpackedShorts(NumericChunk c, int i, int m, double[] sums, int at) {
+    DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
+    DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
+    float skip = c.skipsOneValue ? (float) c.skippedValue : Float.NaN; // NaN equals nothing: no skip
+    int skipped = 0;
+    if (c.unpacksInFloat()) {
+      float scale = (float) c.unpackScale();
+      float offset = (float) c.unpackOffset();
+      for (int j = 0; j < m; j += LANES) {
+        FloatVector raw = shorts(c, i + j);
+        VectorMask<Float> miss = raw.eq(skip);
+        skipped += miss.trueCount();
+        FloatVector v = raw.mul(scale).add(offset).blend(-0.0f, miss);
+        lo = lo.add(v.convertShape(VectorOperators.F2D, D4, 0));
+        hi = hi.add(v.convertShape(VectorOperators.F2D, D4, 1));
+      }
+    } else {
+      double scale = c.unpackScale();
+      double offset = c.unpackOffset();
+      for (int j = 0; j < m; j += LANES) {
+        FloatVector raw = shorts(c, i + j);
+        skipped += raw.eq(skip).trueCount();
+        DoubleVector a = (DoubleVector) raw.convertShape(VectorOperators.F2D, D4, 0);
+        DoubleVector b = (DoubleVector) raw.convertShape(VectorOperators.F2D, D4, 1);
+        lo = lo.add(a.mul(scale).add(offset).blend(-0.0, a.eq(skip)));
+        hi = hi.add(b.mul(scale).add(offset).blend(-0.0, b.eq(skip)));
+      }
+    }
+    lo.intoArray(sums, at);
+    hi.intoArray(sums, at + 4);
+    return skipped;
+  }
+
+  /** Eight little-endian int16 elements from element {@code k} of {@code c}, as floats (exact). */
+  private static FloatVector shorts(NumericChunk c, int k) {
+    return (FloatVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * k, LE)
+        .convertShape(VectorOperators.S2F, F8, 0);
   }
 
   @Override

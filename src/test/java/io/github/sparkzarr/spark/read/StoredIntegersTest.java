@@ -84,6 +84,42 @@ class StoredIntegersTest {
     }
   }
 
+  /**
+   * The SIMD kernel for packed int16 gives the scalar one's bits and skipped count, in float32 and
+   * double arithmetic, with and without a skipped value, from any offset: runs of 8 lanes each
+   * added to sums that already hold values.
+   */
+  @org.junit.jupiter.api.Test
+  void packedInt16KernelsGiveTheSameBits() {
+    DataType t = DataType.numeric(DataType.Kind.INT, 2, ByteOrder.LITTLE_ENDIAN);
+    byte[] bytes = randomElements(t, -3, OFFSET, N);
+    Random random = new Random(3);
+    for (CfDecoding cf : decodings(-3)) {
+      if (cf == null || !cf.scaled()) {
+        continue;
+      }
+      NumericChunk c = new NumericChunk(bytes, OFFSET, 0, 0, t, cf);
+      for (int round = 0; round < 50; round++) {
+        int i = random.nextInt(N / 2);
+        int m = 8 * random.nextInt((N - i) / 8);
+        double[] start = new double[12];
+        for (int k = 0; k < start.length; k++) {
+          start[k] = random.nextGaussian() * 1e4;
+        }
+        double[] scalar = start.clone();
+        double[] vector = start.clone();
+        int skippedScalar = new ScalarLaneSums().addUnpackedShorts(c, i, m, scalar, 2);
+        int skippedVector = new VectorLaneSums().addUnpackedShorts(c, i, m, vector, 2);
+        String what = cf + " at " + i + " for " + m;
+        assertEquals(skippedScalar, skippedVector, what);
+        assertTrue(skippedScalar > 0 || cf.masked().length == 0 || m == 0, what);
+        for (int k = 0; k < start.length; k++) {
+          assertEquals(Double.doubleToLongBits(scalar[k]), Double.doubleToLongBits(vector[k]), what + " lane " + k);
+        }
+      }
+    }
+  }
+
   /** The value masked in {@link #decodings}: one the layout holds. */
   static long skippedValue(DataType t) {
     return t.kind() == DataType.Kind.UINT ? 7 : -3;
@@ -91,8 +127,8 @@ class StoredIntegersTest {
 
   /**
    * Nothing masked; {@code skip} and a fraction masked (one integer to skip); {@code skip} and 11
-   * masked (two values: the element loop); packed with {@code skip} masked; packed with a negative
-   * scale.
+   * masked (two values: the element loop); packed with {@code skip} masked (float32 arithmetic);
+   * packed with a negative scale; packed in double arithmetic with {@code skip} masked.
    */
   static CfDecoding[] decodings(long skip) {
     return new CfDecoding[] {
@@ -100,7 +136,8 @@ class StoredIntegersTest {
         new CfDecoding(new double[] {skip, 0.5}, false, 1, 0, false, false, null),
         new CfDecoding(new double[] {skip, 11}, false, 1, 0, false, false, null),
         new CfDecoding(new double[] {skip}, false, 0.01, 273.15, true, true, null),
-        new CfDecoding(new double[0], false, -0.25, 3, true, false, null)};
+        new CfDecoding(new double[0], false, -0.25, 3, true, false, null),
+        new CfDecoding(new double[] {skip}, false, 0.1, -7.5, true, false, null)};
   }
 
   /** {@code n} random elements after {@code offset} bytes, one in five the value {@code skip}. */
