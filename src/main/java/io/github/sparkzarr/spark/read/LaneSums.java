@@ -111,12 +111,12 @@ interface LaneSums {
   }
 
   /**
-   * Adds the unpacked values of elements {@code [i, i + m)} of {@code chunk} (packed int16 stored
-   * one after the other, {@code m} a multiple of 8, element {@code i} in lane 0) into {@code
+   * Adds the unpacked values of elements {@code [i, i + m)} of {@code chunk} (packed integers of 1
+   * or 2 bytes, stored one after the other, {@code m} a multiple of 8, element {@code i} in lane 0) into {@code
    * sums[at, at + 8)}, each unpacked as {@link NumericChunk#unpack} does; the elements storing the
    * skipped value ({@link NumericChunk#skipsOneValue}) are left out. Returns how many were.
    */
-  default int addUnpackedShorts(NumericChunk chunk, int i, int m, double[] sums, int at) {
+  default int addUnpackedSmall(NumericChunk chunk, int i, int m, double[] sums, int at) {
     int skipped = 0;
     for (int k = 0; k < m; k++) {
       long raw = chunk.integralAt(i + k);

@@ -30,6 +30,11 @@ final class NumericChunk {
       return this == FLOAT32 || this == FLOAT64;
     }
 
+    /** Whether this is an integer of 1 or 2 bytes, which a float holds exactly. */
+    boolean isSmallInteger() {
+      return this == INT8 || this == UINT8 || this == INT16 || this == UINT16;
+    }
+
     /** Whether the SIMD lane kernels read this layout. */
     boolean hasLanes() {
       return ordinal() <= FLOAT64.ordinal();

@@ -73,13 +73,14 @@ final class StoredIntegers {
    */
   void addUnpacked(NumericChunk c, int from, int n, double[] sums, int at) {
     counted = 0;
-    if (c.layout == NumericChunk.Layout.INT16 && c.plane == 0) {
-      // Packed int16 (ERA5's and much netCDF data's layout): the elements before lane 0 one by
-      // one, then whole runs of the eight lanes in SIMD, then the rest one by one.
+    if (c.layout.isSmallInteger() && c.plane == 0) {
+      // Packed 1- and 2-byte integers (int16 is ERA5's and much netCDF data's packing): the
+      // elements before lane 0 one by one, then whole runs of the eight lanes in SIMD, then the
+      // rest one by one.
       int head = Math.min(n, -(c.first + from) & (LaneSums.LANES - 1));
       addUnpackedBlocks(c, from, head, sums, at);
       int m = (n - head) & -LaneSums.LANES;
-      counted += m - kernels.addUnpackedShorts(c, from + head, m, sums, at);
+      counted += m - kernels.addUnpackedSmall(c, from + head, m, sums, at);
       from += head + m;
       n -= head + m;
     }

@@ -1,8 +1,10 @@
 package io.github.sparkzarr.spark.read;
 
 import java.nio.ByteOrder;
+import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorMask;
@@ -20,6 +22,8 @@ final class VectorLaneSums implements LaneSums {
   private static final VectorSpecies<Float> F8 = FloatVector.SPECIES_256;
   private static final VectorSpecies<Long> L4 = LongVector.SPECIES_256;
   private static final VectorSpecies<Short> S8 = ShortVector.SPECIES_128;
+  private static final VectorSpecies<Byte> B8 = ByteVector.SPECIES_64;
+  private static final VectorSpecies<Integer> I8 = IntVector.SPECIES_256;
   private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
   @Override
@@ -87,12 +91,12 @@ final class VectorLaneSums implements LaneSums {
   }
 
   /**
-   * Eight int16 at a time, widened to float exactly; a skipped element gets -0.0 in its lane. In
+   * Eight integers at a time, widened to float exactly; a skipped element gets -0.0 in its lane. In
    * float32 arithmetic the unpacking is one float multiply and one float add, each rounded, as the
    * scalar {@code (float) raw * (float) scale + (float) offset}; in double, on the widened doubles.
    */
   @Override
-  public int addUnpackedShorts(NumericChunk c, int i, int m, double[] sums, int at) {
+  public int addUnpackedSmall(NumericChunk c, int i, int m, double[] sums, int at) {
     DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
     DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
     float skip = c.skipsOneValue ? (float) c.skippedValue : Float.NaN; // NaN equals nothing: no skip
@@ -101,7 +105,7 @@ final class VectorLaneSums implements LaneSums {
       float scale = (float) c.unpackScale();
       float offset = (float) c.unpackOffset();
       for (int j = 0; j < m; j += LANES) {
-        FloatVector raw = shorts(c, i + j);
+        FloatVector raw = floats(c, i + j);
         VectorMask<Float> miss = raw.eq(skip);
         skipped += miss.trueCount();
         FloatVector v = raw.mul(scale).add(offset).blend(-0.0f, miss);
@@ -112,7 +116,7 @@ final class VectorLaneSums implements LaneSums {
       double scale = c.unpackScale();
       double offset = c.unpackOffset();
       for (int j = 0; j < m; j += LANES) {
-        FloatVector raw = shorts(c, i + j);
+        FloatVector raw = floats(c, i + j);
         skipped += raw.eq(skip).trueCount();
         DoubleVector a = (DoubleVector) raw.convertShape(VectorOperators.F2D, D4, 0);
         DoubleVector b = (DoubleVector) raw.convertShape(VectorOperators.F2D, D4, 1);
@@ -125,10 +129,19 @@ final class VectorLaneSums implements LaneSums {
     return skipped;
   }
 
-  /** Eight little-endian int16 elements from element {@code k} of {@code c}, as floats (exact). */
-  private static FloatVector shorts(NumericChunk c, int k) {
-    return (FloatVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * k, LE)
-        .convertShape(VectorOperators.S2F, F8, 0);
+  /** Eight 1- or 2-byte integer elements from element {@code k} of {@code c}, as floats (exact). */
+  private static FloatVector floats(NumericChunk c, int k) {
+    return switch (c.layout) {
+      case INT8 -> (FloatVector) ByteVector.fromArray(B8, c.bytes, c.offset + k)
+          .convertShape(VectorOperators.B2F, F8, 0);
+      case UINT8 -> (FloatVector) ((IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k)
+          .convertShape(VectorOperators.B2I, I8, 0)).and(0xFF).convertShape(VectorOperators.I2F, F8, 0);
+      case INT16 -> (FloatVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * k, LE)
+          .convertShape(VectorOperators.S2F, F8, 0);
+      case UINT16 -> (FloatVector) ((IntVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * k, LE)
+          .convertShape(VectorOperators.S2I, I8, 0)).and(0xFFFF).convertShape(VectorOperators.I2F, F8, 0);
+      default -> throw new IllegalArgumentException("not a 1- or 2-byte integer layout: " + c.layout);
+    };
   }
 
   @Override
