@@ -112,9 +112,10 @@ interface LaneSums {
 
   /**
    * Adds the unpacked values of elements {@code [i, i + m)} of {@code chunk} (packed integers of 1
-   * or 2 bytes, stored one after the other, {@code m} a multiple of 8, element {@code i} in lane 0) into {@code
-   * sums[at, at + 8)}, each unpacked as {@link NumericChunk#unpack} does; the elements storing the
-   * skipped value ({@link NumericChunk#skipsOneValue}) are left out. Returns how many were.
+   * or 2 bytes, stored one after the other, {@code m} a multiple of 8, element {@code i} in lane
+   * 0) into {@code sums[at, at + 8)}, each unpacked as {@link NumericChunk#unpack} does; the
+   * elements storing the skipped value ({@link NumericChunk#skipsOneValue}) are left out. Returns
+   * how many were.
    */
   default int addUnpackedSmall(NumericChunk chunk, int i, int m, double[] sums, int at) {
     int skipped = 0;
