@@ -229,12 +229,14 @@ public final class StoreBench {
     DecodeLimit.Result limit = null;
     String noLimit = "not measured (WRITE_REPS 0)";
     if (copies != null) {
-      ZarrHierarchy hierarchy = ZarrHierarchy.open(new HadoopStore(Path.of(path).toUri().toString(), new Configuration()));
-      boolean rootIsArray = hierarchy.nodeType("").orElse(null) == ZarrHierarchy.NodeType.ARRAY;
-      ZarrArray array = hierarchy.openArray(rootIsArray ? "" : v);
-      noLimit = DecodeLimit.notApplicable(array);
-      if (noLimit == null) {
-        limit = DecodeLimit.measure(array, limitPasses);
+      try (HadoopStore store = new HadoopStore(Path.of(path).toUri().toString(), new Configuration())) {
+        ZarrHierarchy hierarchy = ZarrHierarchy.open(store);
+        boolean rootIsArray = hierarchy.nodeType("").orElse(null) == ZarrHierarchy.NodeType.ARRAY;
+        ZarrArray array = hierarchy.openArray(rootIsArray ? "" : v);
+        noLimit = DecodeLimit.notApplicable(array);
+        if (noLimit == null) {
+          limit = DecodeLimit.measure(array, limitPasses);
+        }
       }
       String parquet = copies.resolve(name + ".parquet").toString();
       df.write().mode("overwrite").parquet(parquet);

@@ -150,7 +150,7 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
       chunks = chunksForLimit(chunks);
     }
     long unit = partitionUnit(chunks);
-    long perPartition = unit * unitsPerPartition(ceilDiv(chunks, unit), chunksPerPartition(chunks) / unit,
+    long perPartition = unit * unitsPerPartition(ceilDiv(chunks, unit), Math.max(1, splitChunks(chunks) / unit),
         minPartitions(SparkSession.active()));
     List<InputPartition> out = new ArrayList<>();
     for (long start = 0; start < chunks; start += perPartition) {
@@ -163,16 +163,10 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
   }
 
   /**
-   * Chunks per partition: as many as the split size holds, rounded down to whole tiles (the
-   * {@link #partitionUnit}) for an aggregate whose tile fits (then no group is in two partitions,
-   * and with no GROUP BY the scan is one partition), and whole tiles always for a complete aggregate.
+   * The chunks partitions are made of whole: a tile for an aggregate whose tile fits the split
+   * size (then no group is in two partitions, and with no GROUP BY the scan is one partition), and
+   * always for a complete aggregate; else one chunk.
    */
-  private long chunksPerPartition(long chunks) {
-    long unit = partitionUnit(chunks);
-    return Math.max(1, splitChunks(chunks) / unit) * unit;
-  }
-
-  /** The chunks partitions are made of whole: a tile for an aggregate whose tile fits, else one. */
   private long partitionUnit(long chunks) {
     long tile = Math.max(1, plan.chunksPerTile());
     return aggregate != null && (complete || tile <= splitChunks(chunks)) ? tile : 1;
