@@ -62,6 +62,35 @@ public final class Delta extends ViewFilter {
 
   @Override
   NumericArray decodeValues(NumericArray enc) throws CodecException {
+    return sumsIntegers() ? integerCumsum(enc) : cumsumStepByStep(enc);
+  }
+
+  /**
+   * Integers in and out, accumulated in an integer type: numpy's sums wrap around, so the low
+   * bits of a 64-bit running sum are every step's result.
+   */
+  private boolean sumsIntegers() {
+    return isInteger(astype) && isInteger(dtype)
+        && NumpyPromotion.promote(astype, dtype).kind() != DataType.Kind.FLOAT;
+  }
+
+  private static boolean isInteger(DataType t) {
+    return t.kind() == DataType.Kind.INT || t.kind() == DataType.Kind.UINT;
+  }
+
+  /** numpy's cumsum of integers in one pass (see {@link #sumsIntegers}). */
+  NumericArray integerCumsum(NumericArray enc) {
+    NumericArray dec = NumericArray.allocate(dtype, enc.length());
+    long acc = 0;
+    for (int i = 0; i < enc.length(); i++) {
+      acc += enc.getLong(i);
+      dec.setLong(i, acc);
+    }
+    return dec;
+  }
+
+  /** numpy's cumsum element by element through numpy's casts, for every type. */
+  NumericArray cumsumStepByStep(NumericArray enc) throws CodecException {
     // with out= given, numpy accumulates in the promotion of both types, then casts once
     DataType accType = NumpyPromotion.promote(astype, dtype);
     NumericArray acc = NumericArray.allocate(accType, 1);

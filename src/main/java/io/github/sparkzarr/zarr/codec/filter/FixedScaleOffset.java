@@ -17,6 +17,8 @@ public final class FixedScaleOffset extends ViewFilter {
 
   private final PyNumber offset;
   private final PyNumber scale;
+  /** Whether decoding is an integer-to-float64 unpacking that {@link #unpack} does in one pass. */
+  private final boolean unpacksInOnePass;
 
   FixedScaleOffset(PyNumber offset, PyNumber scale, DataType dtype, DataType astype)
       throws CodecException {
@@ -26,6 +28,24 @@ public final class FixedScaleOffset extends ViewFilter {
     if (dtype.kind() == DataType.Kind.BOOL || astype.kind() == DataType.Kind.BOOL) {
       throw new CodecException("codec 'fixedscaleoffset' does not support bool dtypes");
     }
+    this.unpacksInOnePass = unpacksInOnePass();
+  }
+
+  /**
+   * Integers stored, floats decoded, and every step in float64 without a NaN: {@code enc /
+   * scale} is float64 for any integer type, and a finite non-zero scale and a finite offset make
+   * no NaN from finite values. Then one loop gives numpy's bits without intermediate arrays.
+   */
+  private boolean unpacksInOnePass() {
+    boolean integers = astype.kind() == DataType.Kind.INT || astype.kind() == DataType.Kind.UINT;
+    double s = ScalarArithmetic.asFloat64(scale);
+    double o = ScalarArithmetic.asFloat64(offset);
+    return integers
+        && dtype.kind() == DataType.Kind.FLOAT
+        && dtype.size() >= 4
+        && NumpyPromotion.withScalar(NumpyPromotion.trueDivide(astype, scale), offset).size() == 8
+        && Double.isFinite(s) && s != 0
+        && Double.isFinite(o);
   }
 
   public static FixedScaleOffset fromConfig(JsonNode config) throws CodecException {
@@ -61,6 +81,24 @@ public final class FixedScaleOffset extends ViewFilter {
 
   @Override
   NumericArray decodeValues(NumericArray enc) throws CodecException {
+    return unpacksInOnePass ? unpack(enc) : decodeStepByStep(enc);
+  }
+
+  /** {@code (enc / scale + offset).astype(dtype)} in one pass (see {@link #unpacksInOnePass}). */
+  NumericArray unpack(NumericArray enc) {
+    int n = enc.length();
+    NumericArray dec = NumericArray.allocate(dtype, n);
+    double s = ScalarArithmetic.asFloat64(scale);
+    double o = ScalarArithmetic.asFloat64(offset);
+    boolean unsigned = astype.kind() == DataType.Kind.UINT;
+    for (int i = 0; i < n; i++) {
+      dec.setDouble(i, NumpyCast.integerToFloat(enc.getLong(i), unsigned, 8) / s + o);
+    }
+    return dec;
+  }
+
+  /** numpy's steps one after the other, each into a new array. */
+  NumericArray decodeStepByStep(NumericArray enc) throws CodecException {
     NumericArray unscaled = ScalarArithmetic.apply(enc, Op.TRUE_DIVIDE, scale);
     return NumpyCast.cast(ScalarArithmetic.apply(unscaled, Op.ADD, offset), dtype);
   }

@@ -27,13 +27,7 @@ final class ScalarArithmetic {
     NumericArray x = NumpyCast.cast(array, resultType);
     int n = x.length();
     if (resultType.kind() == DataType.Kind.FLOAT) {
-      int size = resultType.size();
-      double s =
-          NumpyCast.roundTo(
-              scalar.integral()
-                  ? NumpyCast.integerToFloat(scalar.longValue(), false, size)
-                  : scalar.doubleValue(),
-              size);
+      double s = asFloat(scalar, resultType.size());
       for (int i = 0; i < n; i++) {
         x.setDouble(i, apply(op, x.getDouble(i), s));
       }
@@ -46,6 +40,18 @@ final class ScalarArithmetic {
       }
     }
     return x;
+  }
+
+  /** The Python scalar as numpy sees it beside a float array of {@code size} bytes. */
+  static double asFloat(PyNumber scalar, int size) {
+    double x = scalar.integral()
+        ? NumpyCast.integerToFloat(scalar.longValue(), false, size)
+        : scalar.doubleValue();
+    return NumpyCast.roundTo(x, size);
+  }
+
+  static double asFloat64(PyNumber scalar) {
+    return asFloat(scalar, 8);
   }
 
   /**
