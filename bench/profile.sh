@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 STORE=${1:-blosc} RUNS=${2:-10} OUT=${3:-target/bench}
 # CLASSES=target/compare/before/classes profiles the build bench/compare.sh made of an older commit;
-# JOPTS=-DpushDownAggregate=false profiles the scan that returns rows to Spark.
+# JOPTS=-DpushDownAggregate=false profiles the scan that returns rows to Spark; JOPTS=-Dcolumn=t2m sums t2m.
 CLASSES=${CLASSES:-target/classes}
 CP="target/bench-classes:$CLASSES:$(cat target/bench-classpath.txt)"
 JAVA=(java ${JOPTS:-} @examples/spark-jvm.options -Dlog4j2.configurationFile=examples/log4j2.properties -cp "$CP")

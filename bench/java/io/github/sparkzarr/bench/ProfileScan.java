@@ -32,9 +32,11 @@ public final class ProfileScan {
 
   /**
    * Two untimed warm-up scans, then RUNS scans recorded by JFR (profile settings: 10 ms samples).
-   * {@code -DpushDownAggregate=false} profiles the scan as a query that needs rows sees it.
+   * {@code -DpushDownAggregate=false} profiles the scan as a query that needs rows sees it;
+   * {@code -Dcolumn=NAME} sums another variable than {@code value} (of a group's dataset view).
    */
   private static final String PUSH_DOWN = System.getProperty("pushDownAggregate", "true");
+  private static final String SUM = "sum(" + System.getProperty("column", "value") + ")";
 
   static void scan(String store, int runs, Path jfr) throws Exception {
     SparkSession spark = SparkSession.builder().master("local[2]").appName("spark-zarr profile")
@@ -43,13 +45,13 @@ public final class ProfileScan {
     spark.sparkContext().setLogLevel("WARN");
     try {
       for (int i = 0; i < 2; i++) {
-        spark.read().format("zarr").option("pushDownAggregate", PUSH_DOWN).load(store).selectExpr("sum(value)").collectAsList();
+        spark.read().format("zarr").option("pushDownAggregate", PUSH_DOWN).load(store).selectExpr(SUM).collectAsList();
       }
       Recording recording = new Recording(Configuration.getConfiguration("profile"));
       recording.start();
       for (int i = 0; i < runs; i++) {
         long t0 = System.nanoTime();
-        Object sum = spark.read().format("zarr").option("pushDownAggregate", PUSH_DOWN).load(store).selectExpr("sum(value)").collectAsList().get(0).get(0);
+        Object sum = spark.read().format("zarr").option("pushDownAggregate", PUSH_DOWN).load(store).selectExpr(SUM).collectAsList().get(0).get(0);
         System.out.printf(Locale.ROOT, "[profile] run %d: %.3f s (sum %s)%n", i, (System.nanoTime() - t0) / 1e9, sum);
       }
       recording.stop();

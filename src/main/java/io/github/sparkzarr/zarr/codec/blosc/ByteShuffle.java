@@ -4,12 +4,13 @@ package io.github.sparkzarr.zarr.codec.blosc;
  * Blosc's byte shuffle: a block of n elements of t bytes becomes t streams of n bytes (byte j of
  * every element, then byte j+1...). Bytes after the last whole element stay in place at the end.
  * Unshuffle is the hot path of reads, so the common element sizes assemble whole words, with SIMD
- * ({@link Unshuffler}) where the JVM has the Vector API.
+ * ({@link Unshuffler}) where the JVM has the Vector API. numcodecs' Shuffle filter has the same
+ * layout over a whole chunk.
  */
-final class ByteShuffle {
+public final class ByteShuffle {
   private ByteShuffle() {}
 
-  static void shuffle(int typeSize, int blockBytes, byte[] src, int srcOff, byte[] dst, int dstOff) {
+  public static void shuffle(int typeSize, int blockBytes, byte[] src, int srcOff, byte[] dst, int dstOff) {
     int n = blockBytes / typeSize;
     switch (typeSize) {
       case 4 -> {
@@ -50,7 +51,7 @@ final class ByteShuffle {
    */
   static final int SIMD_MIN_ELEMENTS = 8192;
 
-  static void unshuffle(
+  public static void unshuffle(
       int typeSize, int blockBytes, byte[] src, int srcOff, byte[] dst, int dstOff) {
     int n = blockBytes / typeSize;
     int done = n < SIMD_MIN_ELEMENTS ? 0 : Unshuffler.BEST.unshuffle(typeSize, n, src, srcOff, dst, dstOff);

@@ -1,5 +1,9 @@
 package io.github.sparkzarr.zarr.codec.filter;
 
+import static io.github.sparkzarr.zarr.dtype.ByteViews.INT_LE;
+import static io.github.sparkzarr.zarr.dtype.ByteViews.LONG_LE;
+import static io.github.sparkzarr.zarr.dtype.ByteViews.SHORT_LE;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkzarr.zarr.codec.CodecConfig;
@@ -62,7 +66,51 @@ public final class Delta extends ViewFilter {
 
   @Override
   NumericArray decodeValues(NumericArray enc) throws CodecException {
-    return sumsIntegers() ? integerCumsum(enc) : cumsumStepByStep(enc);
+    if (sumsIntegers()) {
+      return integerCumsum(enc);
+    }
+    NumericArray dec = NumericArray.allocate(dtype, enc.length());
+    if (sumsFloatsOfItsType() && floatCumsum(enc.bytes(), dec.bytes(), dtype.size())) {
+      return dec;
+    }
+    return cumsumStepByStep(enc);
+  }
+
+  /** float32 or float64 in and out, little-endian: numpy adds in that type. */
+  private boolean sumsFloatsOfItsType() {
+    return astype.equals(dtype) && dtype.kind() == DataType.Kind.FLOAT && dtype.size() >= 4
+        && !dtype.needsSwap();
+  }
+
+  /**
+   * The running sum in the elements' own float type, the same bits as numpy's loop while no
+   * element is NaN or infinite (then no NaN arises, whose bits Java leaves open).
+   *
+   * @return false, with dst partly written, when an element is NaN or infinite
+   */
+  private static boolean floatCumsum(byte[] src, byte[] dst, int size) {
+    if (size == 4) {
+      float acc = -0.0f; // adding to it leaves the first element as it is, -0.0 included
+      for (int at = 0; at < src.length; at += 4) {
+        float v = Float.intBitsToFloat((int) INT_LE.get(src, at));
+        if (!Float.isFinite(v)) {
+          return false;
+        }
+        acc += v;
+        INT_LE.set(dst, at, Float.floatToRawIntBits(acc));
+      }
+    } else {
+      double acc = -0.0;
+      for (int at = 0; at < src.length; at += 8) {
+        double v = Double.longBitsToDouble((long) LONG_LE.get(src, at));
+        if (!Double.isFinite(v)) {
+          return false;
+        }
+        acc += v;
+        LONG_LE.set(dst, at, Double.doubleToRawLongBits(acc));
+      }
+    }
+    return true;
   }
 
   /**
@@ -70,23 +118,57 @@ public final class Delta extends ViewFilter {
    * bits of a 64-bit running sum are every step's result.
    */
   private boolean sumsIntegers() {
-    return isInteger(astype) && isInteger(dtype)
+    return FastCasts.isInteger(astype) && FastCasts.isInteger(dtype)
         && NumpyPromotion.promote(astype, dtype).kind() != DataType.Kind.FLOAT;
-  }
-
-  private static boolean isInteger(DataType t) {
-    return t.kind() == DataType.Kind.INT || t.kind() == DataType.Kind.UINT;
   }
 
   /** numpy's cumsum of integers in one pass (see {@link #sumsIntegers}). */
   NumericArray integerCumsum(NumericArray enc) {
     NumericArray dec = NumericArray.allocate(dtype, enc.length());
+    if (astype.equals(dtype) && !dtype.needsSwap()) {
+      cumsumLittleEndian(enc.bytes(), dec.bytes(), dtype.size());
+      return dec;
+    }
     long acc = 0;
     for (int i = 0; i < enc.length(); i++) {
       acc += enc.getLong(i);
       dec.setLong(i, acc);
     }
     return dec;
+  }
+
+  /** The running sum of one integer type in its own width, the commonest Delta, without dispatch. */
+  private static void cumsumLittleEndian(byte[] src, byte[] dst, int size) {
+    switch (size) {
+      case 1 -> {
+        byte acc = 0;
+        for (int i = 0; i < src.length; i++) {
+          acc += src[i];
+          dst[i] = acc;
+        }
+      }
+      case 2 -> {
+        short acc = 0;
+        for (int at = 0; at < src.length; at += 2) {
+          acc += (short) SHORT_LE.get(src, at);
+          SHORT_LE.set(dst, at, acc);
+        }
+      }
+      case 4 -> {
+        int acc = 0;
+        for (int at = 0; at < src.length; at += 4) {
+          acc += (int) INT_LE.get(src, at);
+          INT_LE.set(dst, at, acc);
+        }
+      }
+      default -> {
+        long acc = 0;
+        for (int at = 0; at < src.length; at += 8) {
+          acc += (long) LONG_LE.get(src, at);
+          LONG_LE.set(dst, at, acc);
+        }
+      }
+    }
   }
 
   /** numpy's cumsum element by element through numpy's casts, for every type. */

@@ -37,7 +37,7 @@ public final class FixedScaleOffset extends ViewFilter {
    * no NaN from finite values. Then one loop gives numpy's bits without intermediate arrays.
    */
   private boolean unpacksInOnePass() {
-    boolean integers = astype.kind() == DataType.Kind.INT || astype.kind() == DataType.Kind.UINT;
+    boolean integers = FastCasts.isInteger(astype);
     double s = ScalarArithmetic.asFloat64(scale);
     double o = ScalarArithmetic.asFloat64(offset);
     return integers
@@ -91,6 +91,10 @@ public final class FixedScaleOffset extends ViewFilter {
     double s = ScalarArithmetic.asFloat64(scale);
     double o = ScalarArithmetic.asFloat64(offset);
     boolean unsigned = astype.kind() == DataType.Kind.UINT;
+    if (FastCasts.unpacks(astype, dtype)) {
+      FastCasts.unpack(enc, dec, true, s, o);
+      return dec;
+    }
     for (int i = 0; i < n; i++) {
       dec.setDouble(i, NumpyCast.integerToFloat(enc.getLong(i), unsigned, 8) / s + o);
     }

@@ -34,10 +34,21 @@ final class NumpyCast {
       return NumericArray.wrap(dst, bits);
     }
     NumericArray out = NumericArray.allocate(dst, src.length());
+    if (FastCasts.unpacks(from, dst)) {
+      FastCasts.unpack(src, out, false, 1, 0);
+    } else if (FastCasts.convertsFloats(from, dst)) {
+      FastCasts.convertFloats(src, out);
+    } else {
+      castElementByElement(src, out);
+    }
+    return out;
+  }
+
+  /** {@link #cast} one element at a time, for every pair of types. */
+  static void castElementByElement(NumericArray src, NumericArray out) throws CodecException {
     for (int i = 0; i < src.length(); i++) {
       copy(src, i, out, i);
     }
-    return out;
   }
 
   /** Casts element {@code i} of {@code src} into element {@code j} of {@code dst}. */

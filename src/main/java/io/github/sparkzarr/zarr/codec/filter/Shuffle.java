@@ -6,10 +6,12 @@ import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.codec.ArrayFilter;
 import io.github.sparkzarr.zarr.codec.CodecConfig;
 import io.github.sparkzarr.zarr.codec.CodecException;
+import io.github.sparkzarr.zarr.codec.blosc.ByteShuffle;
 import io.github.sparkzarr.zarr.dtype.DataType;
 
 /**
- * numcodecs Shuffle: byte {@code b} of element {@code i} moves to {@code b * count + i}. Like
+ * numcodecs Shuffle: byte {@code b} of element {@code i} moves to {@code b * count + i}, blosc's
+ * byte shuffle over the whole chunk (so the same SIMD un-shuffle). Like
  * numcodecs, a buffer that is not a whole number of elements is an error (no remainder handling).
  */
 public final class Shuffle implements ArrayFilter {
@@ -77,18 +79,11 @@ public final class Shuffle implements ArrayFilter {
           "codec 'shuffle': " + in.length + " bytes are not a multiple of elementsize "
               + elementSize);
     }
-    int count = in.length / elementSize;
     byte[] out = new byte[in.length];
-    for (int i = 0; i < count; i++) {
-      for (int b = 0; b < elementSize; b++) {
-        int element = i * elementSize + b;
-        int plane = b * count + i;
-        if (shuffle) {
-          out[plane] = in[element];
-        } else {
-          out[element] = in[plane];
-        }
-      }
+    if (shuffle) {
+      ByteShuffle.shuffle(elementSize, in.length, in, 0, out, 0);
+    } else {
+      ByteShuffle.unshuffle(elementSize, in.length, in, 0, out, 0);
     }
     return out;
   }
