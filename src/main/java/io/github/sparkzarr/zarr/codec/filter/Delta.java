@@ -69,17 +69,18 @@ public final class Delta extends ViewFilter {
     if (sumsIntegers()) {
       return integerCumsum(enc);
     }
-    NumericArray dec = NumericArray.allocate(dtype, enc.length());
-    if (sumsFloatsOfItsType() && floatCumsum(enc.bytes(), dec.bytes(), dtype.size())) {
-      return dec;
+    if (sumsFloatsOfItsType()) {
+      NumericArray dec = NumericArray.allocate(dtype, enc.length());
+      if (floatCumsum(enc.bytes(), dec.bytes(), dtype.size())) {
+        return dec;
+      }
     }
     return cumsumStepByStep(enc);
   }
 
   /** float32 or float64 in and out, little-endian: numpy adds in that type. */
   private boolean sumsFloatsOfItsType() {
-    return astype.equals(dtype) && dtype.kind() == DataType.Kind.FLOAT && dtype.size() >= 4
-        && !dtype.needsSwap();
+    return astype.equals(dtype) && FastCasts.isFloat32Or64(dtype) && !dtype.needsSwap();
   }
 
   /**

@@ -22,7 +22,7 @@ final class FastCasts {
   /** Whether {@link #unpack} converts {@code from} to {@code to}. */
   static boolean unpacks(DataType from, DataType to) {
     return isInteger(from) && from.size() <= 4 && !from.needsSwap()
-        && to.kind() == DataType.Kind.FLOAT && to.size() >= 4 && !to.needsSwap();
+        && isFloat32Or64(to) && !to.needsSwap();
   }
 
   /**
@@ -81,8 +81,8 @@ final class FastCasts {
 
   /** Whether {@link #convertFloats} converts {@code from} to {@code to}. */
   static boolean convertsFloats(DataType from, DataType to) {
-    return from.kind() == DataType.Kind.FLOAT && to.kind() == DataType.Kind.FLOAT
-        && from.size() + to.size() == 12 && !from.needsSwap() && !to.needsSwap();
+    return isFloat32Or64(from) && isFloat32Or64(to) && from.size() != to.size()
+        && !from.needsSwap() && !to.needsSwap();
   }
 
   /**
@@ -111,6 +111,10 @@ final class FastCasts {
         }
       }
     }
+  }
+
+  static boolean isFloat32Or64(DataType t) {
+    return t.kind() == DataType.Kind.FLOAT && (t.size() == 4 || t.size() == 8);
   }
 
   static boolean isInteger(DataType t) {

@@ -41,8 +41,7 @@ public final class FixedScaleOffset extends ViewFilter {
     double s = ScalarArithmetic.asFloat64(scale);
     double o = ScalarArithmetic.asFloat64(offset);
     return integers
-        && dtype.kind() == DataType.Kind.FLOAT
-        && dtype.size() >= 4
+        && FastCasts.isFloat32Or64(dtype)
         && NumpyPromotion.withScalar(NumpyPromotion.trueDivide(astype, scale), offset).size() == 8
         && Double.isFinite(s) && s != 0
         && Double.isFinite(o);
