@@ -9,6 +9,9 @@ in chunks of 24 x 181 x 360:
     delta         int32 (t2m x 100) with Delta + Zstd(1)
     shuffle_zstd  float32 with numcodecs' Shuffle filter + Zstd(1)
     astype_f8     float64 stored as float32 (AsType) + blosc lz4 shuffle
+and two without filters, for comparison:
+    f64_lz4       float64 with numcodecs' LZ4 compressor
+    zlib_packed   netCDF-style CF packing (int16, scale_factor 0.002, add_offset 265, _FillValue) + Zlib(4)
 """
 import sys
 
@@ -35,3 +38,13 @@ for name, (values, filters, compressor) in stores.items():
     ds["t2m"].encoding = {"filters": filters, "compressor": compressor, "chunks": chunks}
     ds.to_zarr(f"{out}/{name}.zarr", mode="w")
     print(name, "written")
+
+ds = base.copy()
+ds["t2m"] = ds["t2m"].astype("float64")
+ds["t2m"].encoding = {"compressor": numcodecs.LZ4(), "chunks": chunks}
+ds.to_zarr(f"{out}/f64_lz4.zarr", mode="w")
+ds = base.copy()
+ds["t2m"].encoding = {"dtype": "int16", "scale_factor": 0.002, "add_offset": 265.0, "_FillValue": -32767,
+                      "compressor": numcodecs.Zlib(level=4), "chunks": chunks}
+ds.to_zarr(f"{out}/zlib_packed.zarr", mode="w")
+print("f64_lz4, zlib_packed written")
