@@ -17,6 +17,9 @@ public final class FixedScaleOffset extends ViewFilter {
 
   private final PyNumber offset;
   private final PyNumber scale;
+  /** scale and offset as numpy sees them beside a float64 array. */
+  private final double scale64;
+  private final double offset64;
   /** Whether decoding is an integer-to-float64 unpacking that {@link #unpack} does in one pass. */
   private final boolean unpacksInOnePass;
 
@@ -28,6 +31,8 @@ public final class FixedScaleOffset extends ViewFilter {
     if (dtype.kind() == DataType.Kind.BOOL || astype.kind() == DataType.Kind.BOOL) {
       throw new CodecException("codec 'fixedscaleoffset' does not support bool dtypes");
     }
+    this.scale64 = ScalarArithmetic.asFloat64(scale);
+    this.offset64 = ScalarArithmetic.asFloat64(offset);
     this.unpacksInOnePass = unpacksInOnePass();
   }
 
@@ -37,14 +42,11 @@ public final class FixedScaleOffset extends ViewFilter {
    * no NaN from finite values. Then one loop gives numpy's bits without intermediate arrays.
    */
   private boolean unpacksInOnePass() {
-    boolean integers = FastCasts.isInteger(astype);
-    double s = ScalarArithmetic.asFloat64(scale);
-    double o = ScalarArithmetic.asFloat64(offset);
-    return integers
+    return FastCasts.isInteger(astype)
         && FastCasts.isFloat32Or64(dtype)
         && NumpyPromotion.withScalar(NumpyPromotion.trueDivide(astype, scale), offset).size() == 8
-        && Double.isFinite(s) && s != 0
-        && Double.isFinite(o);
+        && Double.isFinite(scale64) && scale64 != 0
+        && Double.isFinite(offset64);
   }
 
   public static FixedScaleOffset fromConfig(JsonNode config) throws CodecException {
@@ -87,15 +89,13 @@ public final class FixedScaleOffset extends ViewFilter {
   NumericArray unpack(NumericArray enc) {
     int n = enc.length();
     NumericArray dec = NumericArray.allocate(dtype, n);
-    double s = ScalarArithmetic.asFloat64(scale);
-    double o = ScalarArithmetic.asFloat64(offset);
-    boolean unsigned = astype.kind() == DataType.Kind.UINT;
     if (FastCasts.unpacks(astype, dtype)) {
-      FastCasts.unpack(enc, dec, true, s, o);
+      FastCasts.unpack(enc, dec, true, scale64, offset64);
       return dec;
     }
+    boolean unsigned = astype.kind() == DataType.Kind.UINT;
     for (int i = 0; i < n; i++) {
-      dec.setDouble(i, NumpyCast.integerToFloat(enc.getLong(i), unsigned, 8) / s + o);
+      dec.setDouble(i, NumpyCast.integerToFloat(enc.getLong(i), unsigned, 8) / scale64 + offset64);
     }
     return dec;
   }
