@@ -4,8 +4,10 @@ import io.github.sparkzarr.zarr.chunk.Transpose;
 import io.github.sparkzarr.zarr.codec.BlockSink;
 import io.github.sparkzarr.zarr.codec.BytesCodec;
 import io.github.sparkzarr.zarr.codec.ChunkCodec;
+import io.github.sparkzarr.zarr.codec.CodecException;
 import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.codec.DecodesInto;
+import io.github.sparkzarr.zarr.codec.FilterRuns;
 import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
 import io.github.sparkzarr.zarr.codec.blosc.BloscCodec;
 import io.github.sparkzarr.zarr.codec.v3.BytesToBytesCodec;
@@ -47,6 +49,10 @@ final class ChunkDecoding {
   private final int[] storedShape;
   /** The permutation from {@link #storedShape} to the chunk's shape ({@link Transpose#permute}), or null. */
   private final int[] axes;
+  /** A v2 chain's filters decoded a run at a time after the compressor, or null. */
+  private final FilterRuns filterRuns;
+  /** Elements per chunk. */
+  private final int count;
 
   ChunkDecoding(DataType type, ChunkCodec codec, int[] shape) {
     this.codec = codec;
@@ -57,6 +63,7 @@ final class ChunkDecoding {
       count *= s;
     }
     this.size = type.isVariableLength() ? 0 : (int) Math.min(count * elementSize, Integer.MAX_VALUE);
+    this.count = (int) Math.min(count, Integer.MAX_VALUE);
     boolean plain = isPlainChain(type, codec);
     BytesCodec compressor = plain ? compressorOf(codec) : null;
     this.swapped = plain ? swappedType(type, codec) : null;
@@ -66,6 +73,8 @@ final class ChunkDecoding {
     this.axes = permutation == null ? null : permutation[1];
     this.blockCodec = compressor instanceof BloscCodec b ? b : null;
     this.intoCodec = compressor instanceof DecodesInto d ? d : null;
+    this.filterRuns = !plain && codec instanceof V2ChunkCodec v2 && size == count * elementSize
+        ? FilterRuns.of(v2) : null;
   }
 
   /**
@@ -127,9 +136,12 @@ final class ChunkDecoding {
     return bytes.isEmpty() ? null : bytes.get(0).codec();
   }
 
-  /** Whether {@link #decodeBlocks} can hand out a chunk block by block (blosc alone), in C order. */
+  /**
+   * Whether {@link #decodeBlocks} can hand out a chunk block by block (blosc alone, or filters a
+   * run at a time), in C order.
+   */
   boolean byBlock() {
-    return blockCodec != null && axes == null;
+    return (blockCodec != null || filterRuns != null) && axes == null;
   }
 
   /**
@@ -148,7 +160,7 @@ final class ChunkDecoding {
 
   /** Whether {@link #decodeBlocks} can hand out a chunk block by block in its stored order. */
   boolean byBlockAsStored() {
-    return blockCodec != null;
+    return blockCodec != null || filterRuns != null;
   }
 
   /** Decoded bytes of one chunk. */
@@ -162,6 +174,10 @@ final class ChunkDecoding {
    */
   void decodeBlocks(byte[] stored, int storedLength, DecodeBuffers buffers, BlockSink sink)
       throws IOException {
+    if (filterRuns != null) {
+      filterRuns.decode(filterInput(stored, storedLength, buffers), count, buffers, sink);
+      return;
+    }
     BlockSink target = swapped == null ? sink : new SwappedBlocks(sink, swapped, buffers);
     blockCodec.decodeBlocks(stored, storedLength, size, elementSize, buffers, target);
   }
@@ -188,6 +204,9 @@ final class ChunkDecoding {
    * #storedAxes} says so.
    */
   byte[] decodeAsStored(byte[] stored, int storedLength, DecodeBuffers buffers) throws IOException {
+    if (filterRuns != null) {
+      return filterRuns.decodeWhole(filterInput(stored, storedLength, buffers), count, buffers);
+    }
     byte[] decoded = decompress(stored, storedLength, buffers, 0);
     if (decoded == null) {
       return decodeByCodec(stored, storedLength);
@@ -218,6 +237,26 @@ final class ChunkDecoding {
     }
     byte[] out = buffers.get(slot, size);
     intoCodec.decodeInto(stored, storedLength, out, size, buffers);
+    return out;
+  }
+
+  /**
+   * What the filters of {@link #filterRuns} decode: the stored bytes themselves without a
+   * compressor, else decoded into scratch buffer 0.
+   */
+  private byte[] filterInput(byte[] stored, int storedLength, DecodeBuffers buffers)
+      throws IOException {
+    long expected = filterRuns.encodedBytes(count);
+    DecodesInto compressor = filterRuns.compressor();
+    if (compressor == null) {
+      if (storedLength != expected) {
+        throw new CodecException("the chunk has " + storedLength + " bytes, expected " + expected
+            + " for " + count + " elements before its filters");
+      }
+      return stored;
+    }
+    byte[] out = buffers.get(0, Math.toIntExact(expected));
+    compressor.decodeInto(stored, storedLength, out, (int) expected, buffers);
     return out;
   }
 

@@ -55,4 +55,13 @@ public interface ArrayFilter extends Codec {
   default boolean decodesUnchanged(DataType decodedType) {
     return false;
   }
+
+  /**
+   * A decoder of this filter's elements into {@code decodedType} a run at a time, for one chunk,
+   * or null when this filter decodes those types only whole. Its output has the size of {@code
+   * decodedType} per element.
+   */
+  default RunDecoder runDecoder(DataType decodedType) {
+    return null;
+  }
 }

@@ -77,6 +77,14 @@ public final class V2ChunkCodec implements ChunkCodec {
     return true;
   }
 
+  /**
+   * The element type entering filter {@code i} when encoding, the type it decodes into; {@code
+   * stageType(filters().size())} is what the compressor sees.
+   */
+  public DataType stageType(int i) {
+    return stageTypes.get(i);
+  }
+
   /** The compressor, or null. */
   public BytesCodec compressor() {
     return compressor;

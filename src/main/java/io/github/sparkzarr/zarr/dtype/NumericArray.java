@@ -115,7 +115,7 @@ public final class NumericArray {
    * float32 to double; a NaN keeps its sign and payload and becomes quiet, as x86's cvtss2sd
    * does (Java leaves NaN bits unspecified, numpy's results depend on them).
    */
-  private static double floatToDouble(int bits) {
+  public static double floatToDouble(int bits) {
     if ((bits & 0x7f800000) == 0x7f800000 && (bits & 0x7fffff) != 0) {
       long sign = (long) (bits >>> 31) << 63;
       long payload = (long) (bits & 0x7fffff) << 29;
@@ -125,7 +125,7 @@ public final class NumericArray {
   }
 
   /** double to float32 bits, rounding to nearest; a NaN keeps its sign and top payload bits. */
-  private static int doubleToFloatBits(double value) {
+  public static int doubleToFloatBits(double value) {
     if (Double.isNaN(value)) {
       long bits = Double.doubleToRawLongBits(value);
       int sign = (int) (bits >>> 63) << 31;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkzarr.zarr.codec.CodecConfig;
 import io.github.sparkzarr.zarr.codec.CodecException;
+import io.github.sparkzarr.zarr.codec.RunDecoder;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.dtype.NumericArray;
 
@@ -48,5 +49,10 @@ public final class AsType extends ViewFilter {
   @Override
   NumericArray decodeValues(NumericArray enc) throws CodecException {
     return NumpyCast.cast(enc, dtype);
+  }
+
+  @Override
+  RunDecoder valueRuns() {
+    return FastCasts.castRuns(astype, dtype);
   }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkzarr.zarr.codec.CodecConfig;
 import io.github.sparkzarr.zarr.codec.CodecException;
+import io.github.sparkzarr.zarr.codec.RunDecoder;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.dtype.NumericArray;
 
@@ -127,7 +128,7 @@ public final class Delta extends ViewFilter {
   NumericArray integerCumsum(NumericArray enc) {
     NumericArray dec = NumericArray.allocate(dtype, enc.length());
     if (astype.equals(dtype) && !dtype.needsSwap()) {
-      cumsumLittleEndian(enc.bytes(), dec.bytes(), dtype.size());
+      cumsumLittleEndian(enc.bytes(), 0, dec.bytes(), 0, enc.length(), dtype.size(), 0);
       return dec;
     }
     long acc = 0;
@@ -138,38 +139,63 @@ public final class Delta extends ViewFilter {
     return dec;
   }
 
-  /** The running sum of one integer type in its own width, the commonest Delta, without dispatch. */
-  private static void cumsumLittleEndian(byte[] src, byte[] dst, int size) {
+  /**
+   * The running sum of one integer type in its own width, the commonest Delta, without dispatch:
+   * {@code count} elements of {@code size} bytes from {@code src[srcAt...]} into {@code
+   * dst[dstAt...]} (which may be the same bytes), adding to {@code start}.
+   *
+   * @return the sum after the last element, to go on from
+   */
+  private static long cumsumLittleEndian(byte[] src, int srcAt, byte[] dst, int dstAt, int count,
+      int size, long start) {
+    int end = srcAt + count * size;
+    int d = dstAt - srcAt;
     switch (size) {
       case 1 -> {
-        byte acc = 0;
-        for (int i = 0; i < src.length; i++) {
-          acc += src[i];
-          dst[i] = acc;
+        byte acc = (byte) start;
+        for (int at = srcAt; at < end; at++) {
+          acc += src[at];
+          dst[at + d] = acc;
         }
+        return acc;
       }
       case 2 -> {
-        short acc = 0;
-        for (int at = 0; at < src.length; at += 2) {
+        short acc = (short) start;
+        for (int at = srcAt; at < end; at += 2) {
           acc += (short) SHORT_LE.get(src, at);
-          SHORT_LE.set(dst, at, acc);
+          SHORT_LE.set(dst, at + d, acc);
         }
+        return acc;
       }
       case 4 -> {
-        int acc = 0;
-        for (int at = 0; at < src.length; at += 4) {
+        int acc = (int) start;
+        for (int at = srcAt; at < end; at += 4) {
           acc += (int) INT_LE.get(src, at);
-          INT_LE.set(dst, at, acc);
+          INT_LE.set(dst, at + d, acc);
         }
+        return acc;
       }
       default -> {
-        long acc = 0;
-        for (int at = 0; at < src.length; at += 8) {
+        long acc = start;
+        for (int at = srcAt; at < end; at += 8) {
           acc += (long) LONG_LE.get(src, at);
-          LONG_LE.set(dst, at, acc);
+          LONG_LE.set(dst, at + d, acc);
         }
+        return acc;
       }
     }
+  }
+
+  /** Same-type little-endian integers are summed a run at a time, the sum carried between runs. */
+  @Override
+  RunDecoder valueRuns() {
+    if (!sumsIntegers() || !astype.equals(dtype) || dtype.needsSwap()) {
+      return null;
+    }
+    int size = dtype.size();
+    long[] sum = {0};
+    return (in, inOffset, out, outOffset, count) ->
+        sum[0] = cumsumLittleEndian(in, inOffset, out, outOffset, count, size, sum[0]);
   }
 
   /** numpy's cumsum element by element through numpy's casts, for every type. */

@@ -4,6 +4,7 @@ import static io.github.sparkzarr.zarr.dtype.ByteViews.INT_LE;
 import static io.github.sparkzarr.zarr.dtype.ByteViews.LONG_LE;
 import static io.github.sparkzarr.zarr.dtype.ByteViews.SHORT_LE;
 
+import io.github.sparkzarr.zarr.codec.RunDecoder;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.dtype.NumericArray;
 
@@ -31,47 +32,55 @@ final class FastCasts {
    * arithmetic, that scale and offset are finite and scale is not 0 (so no NaN arises).
    */
   static void unpack(NumericArray src, NumericArray dst, boolean arithmetic, double scale, double offset) {
-    double[] block = new double[BLOCK];
-    byte[] out = dst.bytes();
-    boolean toFloat32 = dst.type().size() == 4;
-    for (int first = 0; first < src.length(); first += BLOCK) {
-      int count = Math.min(BLOCK, src.length() - first);
-      widen(src, first, count, block);
-      if (arithmetic) {
-        for (int j = 0; j < count; j++) {
-          block[j] = block[j] / scale + offset;
-        }
-      }
-      if (toFloat32) {
-        for (int j = 0, at = 4 * first; j < count; j++, at += 4) {
-          INT_LE.set(out, at, Float.floatToRawIntBits((float) block[j]));
-        }
-      } else {
-        for (int j = 0, at = 8 * first; j < count; j++, at += 8) {
-          LONG_LE.set(out, at, Double.doubleToRawLongBits(block[j]));
-        }
-      }
-    }
+    unpackRuns(src.type(), dst.type(), arithmetic, scale, offset)
+        .decode(src.bytes(), 0, dst.bytes(), 0, src.length());
   }
 
-  /** Elements {@code [first, first + count)} of little-endian integers as doubles. */
-  private static void widen(NumericArray src, int first, int count, double[] out) {
-    byte[] b = src.bytes();
-    boolean unsigned = src.type().kind() == DataType.Kind.UINT;
-    switch (src.type().size()) {
+  /** {@link #unpack} a run at a time: from {@code from} elements to {@code to} elements. */
+  static RunDecoder unpackRuns(DataType from, DataType to, boolean arithmetic, double scale,
+      double offset) {
+    double[] block = new double[BLOCK];
+    boolean toFloat32 = to.size() == 4;
+    return (in, inOffset, out, outOffset, count) -> {
+      for (int done = 0; done < count; done += BLOCK) {
+        int n = Math.min(BLOCK, count - done);
+        widen(from, in, inOffset + done * from.size(), n, block);
+        if (arithmetic) {
+          for (int j = 0; j < n; j++) {
+            block[j] = block[j] / scale + offset;
+          }
+        }
+        int at = outOffset + done * to.size();
+        if (toFloat32) {
+          for (int j = 0; j < n; j++, at += 4) {
+            INT_LE.set(out, at, Float.floatToRawIntBits((float) block[j]));
+          }
+        } else {
+          for (int j = 0; j < n; j++, at += 8) {
+            LONG_LE.set(out, at, Double.doubleToRawLongBits(block[j]));
+          }
+        }
+      }
+    };
+  }
+
+  /** {@code count} little-endian integers of {@code type} at {@code b[at...]} as doubles. */
+  private static void widen(DataType type, byte[] b, int at, int count, double[] out) {
+    boolean unsigned = type.kind() == DataType.Kind.UINT;
+    switch (type.size()) {
       case 1 -> {
         for (int j = 0; j < count; j++) {
-          out[j] = unsigned ? b[first + j] & 0xff : b[first + j];
+          out[j] = unsigned ? b[at + j] & 0xff : b[at + j];
         }
       }
       case 2 -> {
-        for (int j = 0, at = 2 * first; j < count; j++, at += 2) {
+        for (int j = 0; j < count; j++, at += 2) {
           short v = (short) SHORT_LE.get(b, at);
           out[j] = unsigned ? v & 0xffff : v;
         }
       }
       default -> {
-        for (int j = 0, at = 4 * first; j < count; j++, at += 4) {
+        for (int j = 0; j < count; j++, at += 4) {
           int v = (int) INT_LE.get(b, at);
           out[j] = unsigned ? v & 0xffffffffL : v;
         }
@@ -86,31 +95,40 @@ final class FastCasts {
   }
 
   /**
-   * float32 to float64 or back, rounding to nearest; NaNs go through {@link NumericArray}, which
-   * keeps their sign and payload as x86 does.
+   * float32 to float64 or back, rounding to nearest; NaNs keep their sign and payload as x86
+   * does ({@link NumericArray#floatToDouble}, {@link NumericArray#doubleToFloatBits}).
    */
   static void convertFloats(NumericArray src, NumericArray dst) {
-    byte[] in = src.bytes();
-    byte[] out = dst.bytes();
-    if (src.type().size() == 4) {
-      for (int i = 0; i < src.length(); i++) {
-        float v = Float.intBitsToFloat((int) INT_LE.get(in, 4 * i));
-        if (v != v) {
-          dst.setDouble(i, src.getDouble(i));
-        } else {
-          LONG_LE.set(out, 8 * i, Double.doubleToRawLongBits(v));
-        }
+    convertFloats(src.type().size(), src.bytes(), 0, dst.bytes(), 0, src.length());
+  }
+
+  /** {@link #convertFloats} of {@code count} elements of {@code fromSize} bytes. */
+  static void convertFloats(int fromSize, byte[] in, int inOffset, byte[] out, int outOffset,
+      int count) {
+    if (fromSize == 4) {
+      for (int i = 0; i < count; i++) {
+        int bits = (int) INT_LE.get(in, inOffset + 4 * i);
+        LONG_LE.set(out, outOffset + 8 * i, Double.doubleToRawLongBits(NumericArray.floatToDouble(bits)));
       }
     } else {
-      for (int i = 0; i < src.length(); i++) {
-        double v = Double.longBitsToDouble((long) LONG_LE.get(in, 8 * i));
-        if (v != v) {
-          dst.setDouble(i, v);
-        } else {
-          INT_LE.set(out, 4 * i, Float.floatToRawIntBits((float) v));
-        }
+      for (int i = 0; i < count; i++) {
+        double v = Double.longBitsToDouble((long) LONG_LE.get(in, inOffset + 8 * i));
+        INT_LE.set(out, outOffset + 4 * i, NumericArray.doubleToFloatBits(v));
       }
     }
+  }
+
+  /** numpy's cast from {@code from} to {@code to} a run at a time, when a loop here does it; else null. */
+  static RunDecoder castRuns(DataType from, DataType to) {
+    if (unpacks(from, to)) {
+      return unpackRuns(from, to, false, 1, 0);
+    }
+    if (convertsFloats(from, to)) {
+      int fromSize = from.size();
+      return (in, inOffset, out, outOffset, count) ->
+          convertFloats(fromSize, in, inOffset, out, outOffset, count);
+    }
+    return null;
   }
 
   static boolean isFloat32Or64(DataType t) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkzarr.zarr.codec.CodecConfig;
 import io.github.sparkzarr.zarr.codec.CodecException;
+import io.github.sparkzarr.zarr.codec.RunDecoder;
 import io.github.sparkzarr.zarr.codec.filter.ScalarArithmetic.Op;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.dtype.NumericArray;
@@ -98,6 +99,12 @@ public final class FixedScaleOffset extends ViewFilter {
       dec.setDouble(i, NumpyCast.integerToFloat(enc.getLong(i), unsigned, 8) / scale64 + offset64);
     }
     return dec;
+  }
+
+  @Override
+  RunDecoder valueRuns() {
+    return unpacksInOnePass && FastCasts.unpacks(astype, dtype)
+        ? FastCasts.unpackRuns(astype, dtype, true, scale64, offset64) : null;
   }
 
   /** numpy's steps one after the other, each into a new array. */

@@ -3,6 +3,7 @@ package io.github.sparkzarr.zarr.codec.filter;
 import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.codec.ArrayFilter;
 import io.github.sparkzarr.zarr.codec.CodecException;
+import io.github.sparkzarr.zarr.codec.RunDecoder;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.dtype.NumericArray;
 import java.io.IOException;
@@ -34,6 +35,24 @@ abstract class ViewFilter implements ArrayFilter {
    */
   boolean castsToItself(DataType decodedType) {
     return astype.equals(dtype) && dtype.equals(decodedType);
+  }
+
+  /**
+   * Decodes runs when this filter's types have a loop without per-element dispatch ({@link
+   * #valueRuns}) and its elements are as wide as {@code decodedType}'s, as {@link #decode} requires.
+   */
+  @Override
+  public final RunDecoder runDecoder(DataType decodedType) {
+    return decodedType.isVariableLength() || dtype.size() != decodedType.size() ? null : valueRuns();
+  }
+
+  /**
+   * A decoder of runs of {@code astype} elements into {@code dtype} ones giving {@link
+   * #decodeValues}'s bits, when a loop without per-element dispatch does this filter's types;
+   * else null.
+   */
+  RunDecoder valueRuns() {
+    return null;
   }
 
   @Override

@@ -1,0 +1,170 @@
+package io.github.sparkzarr.zarr;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkzarr.zarr.chunk.ChunkData;
+import io.github.sparkzarr.zarr.codec.ArrayFilter;
+import io.github.sparkzarr.zarr.codec.BytesCodec;
+import io.github.sparkzarr.zarr.codec.CodecException;
+import io.github.sparkzarr.zarr.codec.CodecRegistry;
+import io.github.sparkzarr.zarr.codec.DecodeBuffers;
+import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
+import io.github.sparkzarr.zarr.dtype.DataType;
+import io.github.sparkzarr.zarr.dtype.NumpyDtype;
+import io.github.sparkzarr.zarr.metadata.Json;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Filter chains decoded a run at a time after the compressor ({@link
+ * io.github.sparkzarr.zarr.codec.FilterRuns}), whole and block by block, against the chain's own
+ * decoding of the same stored chunk, on chunks that end inside a run and span several.
+ */
+class FilterRunsTest {
+  private static final int[] COUNTS = {1, 4095, 4096, 4097, 3 * 4096 + 17};
+  private static final String[] COMPRESSORS = {
+    null, "{\"id\":\"zstd\",\"level\":1}",
+    "{\"id\":\"blosc\",\"cname\":\"lz4\",\"clevel\":5,\"shuffle\":1,\"blocksize\":0}",
+    "{\"id\":\"lz4\",\"acceleration\":1}"
+  };
+
+  /** dtype, then the filters in encoding order. */
+  private static final String[][] CHAINS = {
+    {"<i4", "{\"id\":\"delta\",\"dtype\":\"<i4\"}"},
+    {"|i1", "{\"id\":\"delta\",\"dtype\":\"|i1\"}"},
+    {"<u2", "{\"id\":\"delta\",\"dtype\":\"<u2\"}"},
+    {"<i8", "{\"id\":\"delta\",\"dtype\":\"<i8\"}"},
+    {"<f4", "{\"id\":\"fixedscaleoffset\",\"offset\":250,\"scale\":100,\"dtype\":\"<f4\",\"astype\":\"<u2\"}"},
+    {"<f8", "{\"id\":\"fixedscaleoffset\",\"offset\":-1.5,\"scale\":0.25,\"dtype\":\"<f8\",\"astype\":\"<i4\"}"},
+    {"<f8", "{\"id\":\"astype\",\"encode_dtype\":\"<f4\",\"decode_dtype\":\"<f8\"}"},
+    {"<f4", "{\"id\":\"astype\",\"encode_dtype\":\"<f8\",\"decode_dtype\":\"<f4\"}"},
+    {"<f4", "{\"id\":\"astype\",\"encode_dtype\":\"|u1\",\"decode_dtype\":\"<f4\"}"},
+    // two filters that change values, with one that decodes unchanged between them
+    {"<f8",
+      "{\"id\":\"fixedscaleoffset\",\"offset\":10,\"scale\":8,\"dtype\":\"<f8\",\"astype\":\"<i4\"}",
+      "{\"id\":\"astype\",\"encode_dtype\":\"<i4\",\"decode_dtype\":\"<i4\"}",
+      "{\"id\":\"delta\",\"dtype\":\"<i4\"}"},
+    {"<f8", "{\"id\":\"astype\",\"encode_dtype\":\"<f4\",\"decode_dtype\":\"<f8\"}",
+      "{\"id\":\"astype\",\"encode_dtype\":\"<i2\",\"decode_dtype\":\"<f4\"}"},
+  };
+
+  @Test
+  void runsGiveWhatTheChainDecodes() throws Exception {
+    Random rng = new Random(7);
+    for (String[] chain : CHAINS) {
+      for (String compressor : COMPRESSORS) {
+        V2ChunkCodec codec = codec(chain, compressor);
+        for (int count : COUNTS) {
+          String what = Arrays.toString(chain) + " " + compressor + ", " + count + " elements";
+          byte[] stored = codec.encode(randomChunk(codec.storageType(), count, rng));
+          byte[] expected = codec.decode(stored, new int[] {count}).bytes();
+          ChunkDecoding decoding = new ChunkDecoding(codec.storageType(), codec, new int[] {count});
+          assertTrue(decoding.byBlock(), what + ": not decoded by runs");
+          // stored bytes in a longer buffer, as the read buffer holds them
+          byte[] padded = Arrays.copyOf(stored, stored.length + 13);
+          DecodeBuffers buffers = DecodeBuffers.borrow();
+          byte[] whole = decoding.decodeWhole(padded, stored.length, buffers);
+          assertArrayEquals(expected, Arrays.copyOf(whole, expected.length), what);
+          assertArrayEquals(expected, blocks(decoding, padded, stored.length, count, buffers), what);
+          buffers.release();
+        }
+      }
+    }
+  }
+
+  @Test
+  void chainsWithoutRunLoopsDecodeWhole() throws Exception {
+    String[][] others = {
+      {"<f4", "{\"id\":\"delta\",\"dtype\":\"<f4\"}"}, // float sums keep numpy's NaN bits whole
+      {"<i4", "{\"id\":\"delta\",\"dtype\":\"<i4\",\"astype\":\"<i2\"}"},
+      {"<f4", "{\"id\":\"shuffle\",\"elementsize\":4}"},
+      {">i4", "{\"id\":\"delta\",\"dtype\":\">i4\"}"},
+    };
+    Random rng = new Random(3);
+    for (String[] chain : others) {
+      V2ChunkCodec codec = codec(chain, COMPRESSORS[1]);
+      ChunkDecoding decoding = new ChunkDecoding(codec.storageType(), codec, new int[] {5000});
+      assertFalse(decoding.byBlock(), Arrays.toString(chain));
+      byte[] stored = codec.encode(randomChunk(codec.storageType(), 5000, rng));
+      DecodeBuffers buffers = DecodeBuffers.borrow();
+      assertArrayEquals(codec.decode(stored, new int[] {5000}).bytes(),
+          decoding.decodeWhole(stored, stored.length, buffers), Arrays.toString(chain));
+      buffers.release();
+    }
+  }
+
+  @Test
+  void storedBytesOfTheWrongSizeFail() throws Exception {
+    V2ChunkCodec plain = codec(CHAINS[0], null);
+    ChunkDecoding decoding = new ChunkDecoding(plain.storageType(), plain, new int[] {100});
+    DecodeBuffers buffers = DecodeBuffers.borrow();
+    CodecException e = assertThrows(CodecException.class,
+        () -> decoding.decodeWhole(new byte[399], 399, buffers));
+    assertTrue(e.getMessage().contains("399 bytes, expected 400"), e.getMessage());
+
+    V2ChunkCodec zstd = codec(CHAINS[4], COMPRESSORS[1]);
+    ChunkDecoding fso = new ChunkDecoding(zstd.storageType(), zstd, new int[] {100});
+    byte[] shortChunk = zstd.encode(randomChunk(zstd.storageType(), 99, new Random(1)));
+    e = assertThrows(CodecException.class,
+        () -> fso.decodeBlocks(shortChunk, shortChunk.length, buffers, (b, o, s, l) -> { }));
+    assertTrue(e.getMessage().contains("198 bytes, expected 200"), e.getMessage());
+    buffers.release();
+  }
+
+  /** The chunk as the blocks decodeBlocks hands out, checked to be one per run, in order. */
+  private static byte[] blocks(ChunkDecoding decoding, byte[] stored, int length, int count,
+      DecodeBuffers buffers) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int[] blocks = {0};
+    decoding.decodeBlocks(stored, length, buffers, (buffer, offset, start, len) -> {
+      assertEquals(out.size(), start, "blocks in order, without gaps");
+      blocks[0]++;
+      out.write(buffer, offset, len);
+    });
+    assertEquals((count + 4095) / 4096, blocks[0], "one block per run of 4096 elements");
+    return out.toByteArray();
+  }
+
+  private static V2ChunkCodec codec(String[] chain, String compressor) throws Exception {
+    List<ArrayFilter> filters = new ArrayList<>();
+    for (int i = 1; i < chain.length; i++) {
+      filters.add((ArrayFilter) CodecRegistry.fromConfig(json(chain[i])));
+    }
+    BytesCodec c = compressor == null ? null : (BytesCodec) CodecRegistry.fromConfig(json(compressor));
+    return new V2ChunkCodec(NumpyDtype.parse(chain[0]), false, filters, c);
+  }
+
+  private static com.fasterxml.jackson.databind.JsonNode json(String text) throws Exception {
+    return Json.parseObject(text.getBytes(StandardCharsets.UTF_8), "test", "codec");
+  }
+
+  /** Values every filter above encodes without loss or overflow: small integers as the type. */
+  private static ChunkData randomChunk(DataType type, int count, Random rng) {
+    var b = java.nio.ByteBuffer.allocate(count * type.size()).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    for (int i = 0; i < count; i++) {
+      int v = rng.nextInt(200) - (type.kind() == DataType.Kind.UINT ? 0 : 100);
+      switch (type.kind() == DataType.Kind.FLOAT ? -type.size() : type.size()) {
+        case -4 -> b.putFloat(v / 8f + 20);
+        case -8 -> b.putDouble(v / 8.0 + 20);
+        case 1 -> b.put((byte) v);
+        case 2 -> b.putShort((short) v);
+        case 4 -> b.putInt(v * 100_003);
+        default -> b.putLong(v * 10_000_000_019L);
+      }
+    }
+    byte[] bytes = b.array();
+    if (type.needsSwap()) {
+      io.github.sparkzarr.zarr.dtype.ByteSwapper.reverseWords(bytes, 0, count, type.size());
+    }
+    return ChunkData.ofBytes(type.littleEndian(), new int[] {count}, bytes);
+  }
+}
