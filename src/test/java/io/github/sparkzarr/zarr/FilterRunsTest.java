@@ -41,6 +41,8 @@ class FilterRunsTest {
   private static final String[][] CHAINS = {
     {"<i4", "{\"id\":\"delta\",\"dtype\":\"<i4\"}"},
     {"|i1", "{\"id\":\"delta\",\"dtype\":\"|i1\"}"},
+    {"<f4", "{\"id\":\"delta\",\"dtype\":\"<f4\"}"},
+    {"<f8", "{\"id\":\"delta\",\"dtype\":\"<f8\"}"},
     {"<u2", "{\"id\":\"delta\",\"dtype\":\"<u2\"}"},
     {"<i8", "{\"id\":\"delta\",\"dtype\":\"<i8\"}"},
     {"<f4", "{\"id\":\"fixedscaleoffset\",\"offset\":250,\"scale\":100,\"dtype\":\"<f4\",\"astype\":\"<u2\"}"},
@@ -81,10 +83,57 @@ class FilterRunsTest {
     }
   }
 
+  /**
+   * Float Delta switches to numpy's steps at the first NaN or infinity, in the middle of a run or
+   * at its start, and keeps their bits (payloads, signs) as the chain's own decoding does.
+   */
+  @Test
+  void floatDeltaKeepsNumpysBitsAfterNaNAndInfinity() throws Exception {
+    long[] specials32 = {0x7fc00000L, 0xffc00001L, 0x7f800001L, 0x7f800000L, 0xff800000L, 0x80000000L};
+    long[] specials64 = {0x7ff8000000000000L, 0xfff8000000000001L, 0x7ff0000000000001L,
+      0x7ff0000000000000L, 0xfff0000000000000L, 0x8000000000000000L};
+    int count = 3 * 4096 + 5;
+    int[][] placements = {{0}, {1}, {100}, {4095}, {4096}, {4097, 9000}, {count - 1}, {50, 51}};
+    Random rng = new Random(11);
+    for (int size : new int[] {4, 8}) {
+      V2ChunkCodec codec = codec(new String[] {"<f" + size, "{\"id\":\"delta\",\"dtype\":\"<f" + size + "\"}"},
+          COMPRESSORS[1]);
+      BytesCodec zstd = codec.compressor();
+      ChunkDecoding decoding = new ChunkDecoding(codec.storageType(), codec, new int[] {count});
+      for (long special : size == 4 ? specials32 : specials64) {
+        for (int[] at : placements) {
+          var encoded = java.nio.ByteBuffer.allocate(count * size).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+          for (int i = 0; i < count; i++) {
+            double v = rng.nextGaussian() * 1e3;
+            if (size == 4) {
+              encoded.putFloat(i * 4, (float) v);
+            } else {
+              encoded.putDouble(i * 8, v);
+            }
+          }
+          for (int i : at) {
+            if (size == 4) {
+              encoded.putInt(i * 4, (int) special);
+            } else {
+              encoded.putLong(i * 8, special);
+            }
+          }
+          byte[] stored = zstd.encode(encoded.array(), size);
+          String what = "f" + size + " " + Long.toHexString(special) + " at " + Arrays.toString(at);
+          byte[] expected = codec.decode(stored, new int[] {count}).bytes();
+          DecodeBuffers buffers = DecodeBuffers.borrow();
+          assertArrayEquals(expected,
+              Arrays.copyOf(decoding.decodeWhole(stored, stored.length, buffers), expected.length), what);
+          assertArrayEquals(expected, blocks(decoding, stored, stored.length, count, buffers), what);
+          buffers.release();
+        }
+      }
+    }
+  }
+
   @Test
   void chainsWithoutRunLoopsDecodeWhole() throws Exception {
     String[][] others = {
-      {"<f4", "{\"id\":\"delta\",\"dtype\":\"<f4\"}"}, // float sums keep numpy's NaN bits whole
       {"<i4", "{\"id\":\"delta\",\"dtype\":\"<i4\",\"astype\":\"<i2\"}"},
       {"<f4", "{\"id\":\"shuffle\",\"elementsize\":4}"},
       {">i4", "{\"id\":\"delta\",\"dtype\":\">i4\"}"},

@@ -186,9 +186,15 @@ public final class Delta extends ViewFilter {
     }
   }
 
-  /** Same-type little-endian integers are summed a run at a time, the sum carried between runs. */
+  /**
+   * Same-type little-endian integers and float32/float64 are summed a run at a time, the sum
+   * carried between runs.
+   */
   @Override
   RunDecoder valueRuns() {
+    if (sumsFloatsOfItsType()) {
+      return new FloatCumsumRuns(dtype);
+    }
     if (!sumsIntegers() || !astype.equals(dtype) || dtype.needsSwap()) {
       return null;
     }
@@ -206,20 +212,111 @@ public final class Delta extends ViewFilter {
     NumericArray term = NumericArray.allocate(accType, 1);
     NumericArray dec = NumericArray.allocate(dtype, enc.length());
     for (int i = 0; i < enc.length(); i++) {
-      NumpyCast.copy(enc, i, term, 0);
-      if (i == 0) {
-        NumpyCast.copy(term, 0, acc, 0);
-      } else if (acc.isFloat()) {
-        // numpy's float16 loop adds in the other operand order, which decides which NaN survives
-        boolean half = accType.size() == 2;
-        double a = half ? term.getDouble(0) : acc.getDouble(0);
-        double b = half ? acc.getDouble(0) : term.getDouble(0);
-        acc.setDouble(0, ScalarArithmetic.apply(ScalarArithmetic.Op.ADD, a, b));
-      } else {
-        acc.setLong(0, acc.getLong(0) + term.getLong(0));
-      }
-      NumpyCast.copy(acc, 0, dec, i);
+      step(enc, i, i == 0, term, acc, dec, i);
     }
     return dec;
+  }
+
+  /**
+   * One step of numpy's cumsum: element {@code i} of {@code enc} cast to the accumulator's type
+   * ({@code term}), added to {@code acc} (or its first value), and {@code acc} cast into {@code
+   * dec[j]}.
+   */
+  private static void step(NumericArray enc, int i, boolean first, NumericArray term,
+      NumericArray acc, NumericArray dec, int j) throws CodecException {
+    NumpyCast.copy(enc, i, term, 0);
+    if (first) {
+      NumpyCast.copy(term, 0, acc, 0);
+    } else if (acc.isFloat()) {
+      // numpy's float16 loop adds in the other operand order, which decides which NaN survives
+      boolean half = acc.type().size() == 2;
+      double a = half ? term.getDouble(0) : acc.getDouble(0);
+      double b = half ? acc.getDouble(0) : term.getDouble(0);
+      acc.setDouble(0, ScalarArithmetic.apply(ScalarArithmetic.Op.ADD, a, b));
+    } else {
+      acc.setLong(0, acc.getLong(0) + term.getLong(0));
+    }
+    NumpyCast.copy(acc, 0, dec, j);
+  }
+
+  /**
+   * The running sum of float32 or float64 in its own type a run at a time ({@link
+   * #floatCumsum}'s loop) until an element is NaN or infinite, then numpy's steps ({@link #step})
+   * for the rest of the chunk, from the sum so far.
+   */
+  private static final class FloatCumsumRuns implements RunDecoder {
+    private final int size;
+    private final NumericArray one;
+    private final NumericArray term;
+    private final NumericArray acc;
+    private double sum = -0.0; // adding to it leaves the first element as it is, -0.0 included
+    private boolean started;
+    private boolean stepwise;
+
+    FloatCumsumRuns(DataType type) {
+      this.size = type.size();
+      this.one = NumericArray.allocate(type, 1);
+      this.term = NumericArray.allocate(type, 1);
+      this.acc = NumericArray.allocate(type, 1);
+    }
+
+    @Override
+    public void decode(byte[] in, int inOffset, byte[] out, int outOffset, int count) {
+      int done = stepwise ? 0 : size == 4
+          ? addFloats(in, inOffset, out, outOffset, count) : addDoubles(in, inOffset, out, outOffset, count);
+      if (done < count && !stepwise) {
+        stepwise = true;
+        acc.setDouble(0, sum); // exact: the sum is finite and of the array's type
+      }
+      for (int i = done; i < count; i++) {
+        one.put(0, size == 4 ? (int) INT_LE.get(in, inOffset + 4 * i) & 0xffffffffL
+            : (long) LONG_LE.get(in, inOffset + 8 * i));
+        try {
+          step(one, 0, !started, term, acc, one, 0);
+        } catch (CodecException e) {
+          throw new IllegalStateException("a float cast failed", e); // same-type casts do not
+        }
+        started = true;
+        if (size == 4) {
+          INT_LE.set(out, outOffset + 4 * i, (int) one.raw(0));
+        } else {
+          LONG_LE.set(out, outOffset + 8 * i, one.raw(0));
+        }
+      }
+    }
+
+    /** Adds finite float32 elements in float32; returns how many before a NaN or infinity. */
+    private int addFloats(byte[] in, int inOffset, byte[] out, int outOffset, int count) {
+      float s = (float) sum;
+      for (int i = 0; i < count; i++) {
+        float v = Float.intBitsToFloat((int) INT_LE.get(in, inOffset + 4 * i));
+        if (!Float.isFinite(v)) {
+          sum = s;
+          return i;
+        }
+        s += v;
+        started = true;
+        INT_LE.set(out, outOffset + 4 * i, Float.floatToRawIntBits(s));
+      }
+      sum = s;
+      return count;
+    }
+
+    /** Adds finite float64 elements; returns how many before a NaN or infinity. */
+    private int addDoubles(byte[] in, int inOffset, byte[] out, int outOffset, int count) {
+      double s = sum;
+      for (int i = 0; i < count; i++) {
+        double v = Double.longBitsToDouble((long) LONG_LE.get(in, inOffset + 8 * i));
+        if (!Double.isFinite(v)) {
+          sum = s;
+          return i;
+        }
+        s += v;
+        started = true;
+        LONG_LE.set(out, outOffset + 8 * i, Double.doubleToRawLongBits(s));
+      }
+      sum = s;
+      return count;
+    }
   }
 }
