@@ -46,7 +46,7 @@ public final class ZarrArray {
 
   /**
    * Whether {@link #readChunkBlocks} hands out a chunk while it is decoded, block by block (the
-   * codec chain is blosc alone), rather than after decoding it whole.
+   * codec chain is blosc alone, or filters decoded run by run), rather than after decoding it whole.
    */
   public boolean decodesByBlock() {
     return decoding.byBlock();
@@ -106,7 +106,8 @@ public final class ZarrArray {
    * The decoded bytes of the chunk at {@code coords} (little-endian, C order, the full chunk shape)
    * in {@code [0, size)} of an array that may be longer and that {@code buffers} reuse for the next
    * chunk: the stored bytes themselves when they are the decoded ones, else decoded into scratch
-   * buffer 0 when the chain allows; other chains decode into a new array. A shard's inner chunks
+   * buffer 0 when the chain allows (5 when its filters run by run); other chains decode into a new
+   * array. A shard's inner chunks
    * are decoded so and assembled in scratch buffer 2.
    *
    * @return null when the chunk was never written
@@ -153,7 +154,7 @@ public final class ZarrArray {
   /**
    * The stored chunk {@code key} ({@code stored[0, storedLength)}) decoded whole: {@code stored}
    * itself when it holds the decoded bytes, else scratch buffer 0 of {@code buffers} when the
-   * chain decodes into a buffer, else a new array.
+   * chain decodes into a buffer (5 when its filters run by run), else a new array.
    */
   private byte[] decodeWhole(String key, ChunkDecoding decoding, byte[] stored, int storedLength,
       DecodeBuffers buffers, boolean asStored) throws ZarrException {
