@@ -49,7 +49,7 @@ final class ChunkDecoding {
   private final int[] storedShape;
   /** The permutation from {@link #storedShape} to the chunk's shape ({@link Transpose#permute}), or null. */
   private final int[] axes;
-  /** A v2 chain's filters decoded a run at a time after the compressor, or null. */
+  /** The chain's filters decoded a run at a time after the compressor, or null. */
   private final FilterRuns filterRuns;
   /** Elements per chunk. */
   private final int count;
@@ -73,8 +73,9 @@ final class ChunkDecoding {
     this.axes = permutation == null ? null : permutation[1];
     this.blockCodec = compressor instanceof BloscCodec b ? b : null;
     this.intoCodec = compressor instanceof DecodesInto d ? d : null;
-    this.filterRuns = !plain && codec instanceof V2ChunkCodec v2 && size == count * elementSize
-        ? FilterRuns.of(v2) : null;
+    this.filterRuns = plain || size != count * elementSize ? null
+        : codec instanceof V2ChunkCodec v2 ? FilterRuns.of(v2)
+        : codec instanceof V3ChunkCodec v3 ? v3.filterRuns() : null;
   }
 
   /**

@@ -13,8 +13,11 @@ import io.github.sparkzarr.zarr.codec.CodecException;
 import io.github.sparkzarr.zarr.codec.CodecRegistry;
 import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
+import io.github.sparkzarr.zarr.codec.v3.V3ChunkCodec;
+import io.github.sparkzarr.zarr.codec.v3.V3Codecs;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.dtype.NumpyDtype;
+import io.github.sparkzarr.zarr.metadata.FillValue;
 import io.github.sparkzarr.zarr.metadata.Json;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -129,6 +132,53 @@ class FilterRunsTest {
         }
       }
     }
+  }
+
+  /** zarr-python 3's numcodecs filters in v3 chains (2-D chunks) take the same runs. */
+  @Test
+  void v3ChainsRunAsV2Ones() throws Exception {
+    String bytes = "{\"name\":\"bytes\",\"configuration\":{\"endian\":\"little\"}}";
+    String zstd = "{\"name\":\"numcodecs.zstd\",\"configuration\":{\"level\":1}}";
+    String[][] chains = {
+      {"<i4", "{\"name\":\"numcodecs.delta\",\"configuration\":{\"dtype\":\"int32\"}}", bytes, zstd},
+      {"<f8", "{\"name\":\"numcodecs.fixedscaleoffset\",\"configuration\":"
+          + "{\"offset\":200,\"scale\":100,\"dtype\":\"float64\",\"astype\":\"uint16\"}}", bytes},
+      {"<f8", "{\"name\":\"numcodecs.astype\",\"configuration\":"
+          + "{\"encode_dtype\":\"float32\",\"decode_dtype\":\"float64\"}}", bytes, zstd},
+    };
+    int[] shape = {37, 301};
+    Random rng = new Random(5);
+    for (String[] chain : chains) {
+      V3ChunkCodec codec = v3(chain, shape);
+      String what = Arrays.toString(chain);
+      ChunkDecoding decoding = new ChunkDecoding(codec.type(), codec, shape);
+      assertTrue(decoding.byBlock(), what + ": not decoded by runs");
+      ChunkData chunk = randomChunk(codec.type(), shape[0] * shape[1], rng).reshape(shape);
+      byte[] stored = codec.encode(chunk);
+      byte[] expected = codec.decode(stored, shape).bytes();
+      DecodeBuffers buffers = DecodeBuffers.borrow();
+      assertArrayEquals(expected,
+          Arrays.copyOf(decoding.decodeWhole(stored, stored.length, buffers), expected.length), what);
+      assertArrayEquals(expected, blocks(decoding, stored, stored.length, shape[0] * shape[1], buffers), what);
+      buffers.release();
+    }
+    String delta = chains[0][1];
+    String[][] whole = {
+      {"<i4", delta, "{\"name\":\"bytes\",\"configuration\":{\"endian\":\"big\"}}", zstd},
+      {"<i4", "{\"name\":\"transpose\",\"configuration\":{\"order\":[1,0]}}", delta, bytes, zstd},
+      {"<i4", delta, bytes, zstd, "{\"name\":\"numcodecs.zlib\",\"configuration\":{\"level\":1}}"},
+    };
+    for (String[] chain : whole) {
+      V3ChunkCodec codec = v3(chain, shape);
+      assertFalse(new ChunkDecoding(codec.type(), codec, shape).byBlock(), Arrays.toString(chain));
+    }
+  }
+
+  private static V3ChunkCodec v3(String[] chain, int[] shape) throws Exception {
+    DataType type = NumpyDtype.parse(chain[0]);
+    String codecs = "[" + String.join(",", Arrays.copyOfRange(chain, 1, chain.length)) + "]";
+    return V3Codecs.parse(Json.parse(codecs.getBytes(StandardCharsets.UTF_8), "test", "codecs"), type,
+        FillValue.ofElement(type, new byte[type.size()], null), shape);
   }
 
   @Test

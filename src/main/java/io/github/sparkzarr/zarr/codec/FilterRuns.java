@@ -4,10 +4,11 @@ import io.github.sparkzarr.zarr.dtype.DataType;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
- * A v2 chain's filters decoded a run of elements at a time ({@link RunDecoder}) after the
- * compressor has decoded the chunk into a reused buffer: each run goes through every filter while
+ * A chain's filters (v2, or a v3 chain's {@code numcodecs.*} array codecs) decoded a run of
+ * elements at a time ({@link RunDecoder}) after the compressor has decoded the chunk into a reused buffer: each run goes through every filter while
  * it is in the first-level cache, then to a {@link BlockSink} or to its place in a reused buffer.
  * So a chunk's filtered values are never written out whole before they are summed, and nothing is
  * allocated per chunk. Why: an int32 chunk with a Delta filter used to be written three times (the
@@ -17,28 +18,39 @@ public final class FilterRuns {
   /** Elements per run: 32 KiB of float64, so a run and its input stay in the caches. */
   static final int RUN = 4096;
 
-  private final V2ChunkCodec codec;
+  /**
+   * One filter of a chain as it decodes a run at a time: a new decoder for each chunk, and the
+   * bytes of each element it decodes into.
+   */
+  public record Stage(Supplier<RunDecoder> decoders, int decodedSize) {}
+
   /** The filters that change values, in decoding order (the last one first). */
-  private final List<ArrayFilter> filters;
-  /** The type each of {@link #filters} decodes into. */
-  private final List<DataType> decodedTypes;
+  private final List<Stage> stages;
   /** Bytes per element before the first filter decodes (what the compressor gives). */
   private final int encodedSize;
   private final int decodedSize;
   private final int widest;
+  private final DecodesInto compressor;
 
-  private FilterRuns(V2ChunkCodec codec, List<ArrayFilter> filters, List<DataType> decodedTypes,
-      int encodedSize) {
-    this.codec = codec;
-    this.filters = filters;
-    this.decodedTypes = decodedTypes;
+  private FilterRuns(List<Stage> stages, int encodedSize, DecodesInto compressor) {
+    this.stages = List.copyOf(stages);
     this.encodedSize = encodedSize;
-    this.decodedSize = codec.storageType().size();
+    this.decodedSize = stages.get(stages.size() - 1).decodedSize();
+    this.compressor = compressor;
     int w = encodedSize;
-    for (DataType t : decodedTypes) {
-      w = Math.max(w, t.size());
+    for (Stage s : stages) {
+      w = Math.max(w, s.decodedSize());
     }
     this.widest = w;
+  }
+
+  /**
+   * The runs of filters that keep the number of elements, in decoding order, after {@code
+   * compressor} (null for none) gives elements of {@code encodedSize} bytes; null when there are
+   * no stages.
+   */
+  public static FilterRuns of(List<Stage> stages, int encodedSize, DecodesInto compressor) {
+    return stages.isEmpty() ? null : new FilterRuns(stages, encodedSize, compressor);
   }
 
   /**
@@ -53,8 +65,7 @@ public final class FilterRuns {
         || codec.compressor() != null && !(codec.compressor() instanceof DecodesInto)) {
       return null;
     }
-    List<ArrayFilter> filters = new ArrayList<>();
-    List<DataType> decodedTypes = new ArrayList<>();
+    List<Stage> stages = new ArrayList<>();
     for (int i = codec.filters().size() - 1; i >= 0; i--) {
       ArrayFilter f = codec.filters().get(i);
       DataType decoded = codec.stageType(i);
@@ -64,14 +75,13 @@ public final class FilterRuns {
       if (f.runDecoder(decoded) == null) {
         return null;
       }
-      filters.add(f);
-      decodedTypes.add(decoded);
+      stages.add(new Stage(() -> f.runDecoder(decoded), decoded.size()));
     }
     DataType encoded = codec.stageType(codec.filters().size());
-    if (filters.isEmpty() || encoded.isVariableLength()) {
+    if (encoded.isVariableLength()) {
       return null;
     }
-    return new FilterRuns(codec, filters, decodedTypes, encoded.size());
+    return of(stages, encoded.size(), (DecodesInto) codec.compressor());
   }
 
   /** The compressor's decoded bytes for {@code count} elements: the filters' input. */
@@ -81,7 +91,7 @@ public final class FilterRuns {
 
   /** The compressor, or null. */
   public DecodesInto compressor() {
-    return (DecodesInto) codec.compressor();
+    return compressor;
   }
 
   /**
@@ -105,9 +115,9 @@ public final class FilterRuns {
   /** Runs into {@code sink}, or into {@code whole} at their places when it is not null. */
   private void decode(byte[] in, int count, DecodeBuffers buffers, BlockSink sink, byte[] whole)
       throws IOException {
-    RunDecoder[] decoders = new RunDecoder[filters.size()];
+    RunDecoder[] decoders = new RunDecoder[stages.size()];
     for (int i = 0; i < decoders.length; i++) {
-      decoders[i] = filters.get(i).runDecoder(decodedTypes.get(i));
+      decoders[i] = stages.get(i).decoders().get();
     }
     byte[][] scratch = {buffers.get(6, RUN * widest), buffers.get(7, RUN * widest)};
     int last = decoders.length - 1;

@@ -2,6 +2,7 @@ package io.github.sparkzarr.zarr.codec.v3;
 
 import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.dtype.DataType;
+import io.github.sparkzarr.zarr.codec.RunDecoder;
 import java.io.IOException;
 
 /**
@@ -26,6 +27,14 @@ public interface ArrayToArrayCodec extends V3Codec {
    */
   default boolean decodesUnchanged() {
     return false;
+  }
+
+  /**
+   * A decoder of this codec's elements a run at a time for one chunk, when it keeps their number
+   * and order and a loop decodes its types so; else null.
+   */
+  default RunDecoder runDecoder() {
+    return null;
   }
 
   ChunkData encode(ChunkData decoded) throws IOException;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.codec.ArrayFilter;
 import io.github.sparkzarr.zarr.codec.CodecException;
+import io.github.sparkzarr.zarr.codec.RunDecoder;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.dtype.NumpyDtype;
 import java.io.IOException;
@@ -69,6 +70,12 @@ final class FilterArrayCodec implements ArrayToArrayCodec {
   @Override
   public boolean decodesUnchanged() {
     return filter.decodesUnchanged(decodedType);
+  }
+
+  /** The filter's run decoder, when it keeps the number of elements (the shape). */
+  @Override
+  public RunDecoder runDecoder() {
+    return filter.encodedCount(1, decodedType) == 1 ? filter.runDecoder(decodedType) : null;
   }
 
   @Override

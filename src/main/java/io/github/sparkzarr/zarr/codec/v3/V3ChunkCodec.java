@@ -2,10 +2,14 @@ package io.github.sparkzarr.zarr.codec.v3;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.github.sparkzarr.zarr.chunk.ChunkData;
+import io.github.sparkzarr.zarr.codec.BytesCodec;
 import io.github.sparkzarr.zarr.codec.ChunkCodec;
+import io.github.sparkzarr.zarr.codec.DecodesInto;
+import io.github.sparkzarr.zarr.codec.FilterRuns;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.metadata.Json;
 import java.io.IOException;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -64,6 +68,42 @@ public final class V3ChunkCodec implements ChunkCodec {
   public Optional<ShardingCodec> sharding() {
     return serializer instanceof ShardingCodec s && arrayCodecs.isEmpty() && bytesCodecs.isEmpty()
         ? Optional.of(s) : Optional.empty();
+  }
+
+  /**
+   * The array codecs that change values decoded a run at a time ({@link FilterRuns}) after the
+   * "bytes" codec (little-endian) and at most one compressor that decodes into a buffer; null when
+   * some codec decodes only whole, or the chain does not suit (no such codecs, a big-endian or
+   * record or variable-length type, sharding, two compressors).
+   */
+  public FilterRuns filterRuns() {
+    if (type.isVariableLength() || type.kind() == DataType.Kind.STRUCT || bytesCodecs.size() > 1
+        || !(serializer instanceof EndianCodec e)
+        || e.order() != ByteOrder.LITTLE_ENDIAN && serializedType.size() > 1) {
+      return null;
+    }
+    BytesCodec compressor = bytesCodecs.isEmpty() ? null : bytesCodecs.get(0).codec();
+    if (compressor != null && !(compressor instanceof DecodesInto)) {
+      return null;
+    }
+    List<FilterRuns.Stage> stages = new ArrayList<>();
+    DataType t = type;
+    List<DataType> decodedTypes = new ArrayList<>();
+    for (ArrayToArrayCodec c : arrayCodecs) {
+      decodedTypes.add(t);
+      t = c.encodedType(t);
+    }
+    for (int i = arrayCodecs.size() - 1; i >= 0; i--) {
+      ArrayToArrayCodec c = arrayCodecs.get(i);
+      if (c.decodesUnchanged()) {
+        continue;
+      }
+      if (c.runDecoder() == null) {
+        return null;
+      }
+      stages.add(new FilterRuns.Stage(c::runDecoder, decodedTypes.get(i).size()));
+    }
+    return FilterRuns.of(stages, serializedType.size(), (DecodesInto) compressor);
   }
 
   /** The chain as a v3 "codecs" list. */
