@@ -72,9 +72,8 @@ public final class Delta extends ViewFilter {
     }
     if (sumsFloatsOfItsType()) {
       NumericArray dec = NumericArray.allocate(dtype, enc.length());
-      if (floatCumsum(enc.bytes(), dec.bytes(), dtype.size())) {
-        return dec;
-      }
+      new FloatCumsumRuns(dtype).decode(enc.bytes(), 0, dec.bytes(), 0, enc.length());
+      return dec;
     }
     return cumsumStepByStep(enc);
   }
@@ -82,37 +81,6 @@ public final class Delta extends ViewFilter {
   /** float32 or float64 in and out, little-endian: numpy adds in that type. */
   private boolean sumsFloatsOfItsType() {
     return astype.equals(dtype) && FastCasts.isFloat32Or64(dtype) && !dtype.needsSwap();
-  }
-
-  /**
-   * The running sum in the elements' own float type, the same bits as numpy's loop while no
-   * element is NaN or infinite (then no NaN arises, whose bits Java leaves open).
-   *
-   * @return false, with dst partly written, when an element is NaN or infinite
-   */
-  private static boolean floatCumsum(byte[] src, byte[] dst, int size) {
-    if (size == 4) {
-      float acc = -0.0f; // adding to it leaves the first element as it is, -0.0 included
-      for (int at = 0; at < src.length; at += 4) {
-        float v = Float.intBitsToFloat((int) INT_LE.get(src, at));
-        if (!Float.isFinite(v)) {
-          return false;
-        }
-        acc += v;
-        INT_LE.set(dst, at, Float.floatToRawIntBits(acc));
-      }
-    } else {
-      double acc = -0.0;
-      for (int at = 0; at < src.length; at += 8) {
-        double v = Double.longBitsToDouble((long) LONG_LE.get(src, at));
-        if (!Double.isFinite(v)) {
-          return false;
-        }
-        acc += v;
-        LONG_LE.set(dst, at, Double.doubleToRawLongBits(acc));
-      }
-    }
-    return true;
   }
 
   /**
@@ -240,9 +208,9 @@ public final class Delta extends ViewFilter {
   }
 
   /**
-   * The running sum of float32 or float64 in its own type a run at a time ({@link
-   * #floatCumsum}'s loop) until an element is NaN or infinite, then numpy's steps ({@link #step})
-   * for the rest of the chunk, from the sum so far.
+   * The running sum of float32 or float64 in its own type a run at a time until an element is NaN
+   * or infinite, the bits of numpy's loop (no NaN arises, whose bits Java leaves open); then
+   * numpy's steps ({@link #step}) for the rest of the chunk, from the sum so far.
    */
   private static final class FloatCumsumRuns implements RunDecoder {
     private final int size;
