@@ -44,6 +44,9 @@ class FilterRunsTest {
   private static final String[][] CHAINS = {
     {"<i4", "{\"id\":\"delta\",\"dtype\":\"<i4\"}"},
     {"|i1", "{\"id\":\"delta\",\"dtype\":\"|i1\"}"},
+    {"<i8", "{\"id\":\"delta\",\"dtype\":\"<i8\",\"astype\":\"<i2\"}"},
+    {"<u2", "{\"id\":\"delta\",\"dtype\":\"<u2\",\"astype\":\"|u1\"}"},
+    {"<i4", "{\"id\":\"delta\",\"dtype\":\"<i4\",\"astype\":\"<u2\"}"},
     {"<f4", "{\"id\":\"delta\",\"dtype\":\"<f4\"}"},
     {"<f8", "{\"id\":\"delta\",\"dtype\":\"<f8\"}"},
     {"<u2", "{\"id\":\"delta\",\"dtype\":\"<u2\"}"},
@@ -184,7 +187,6 @@ class FilterRunsTest {
   @Test
   void chainsWithoutRunLoopsDecodeWhole() throws Exception {
     String[][] others = {
-      {"<i4", "{\"id\":\"delta\",\"dtype\":\"<i4\",\"astype\":\"<i2\"}"},
       {"<f4", "{\"id\":\"shuffle\",\"elementsize\":4}"},
       {">i4", "{\"id\":\"delta\",\"dtype\":\">i4\"}"},
     };
@@ -203,14 +205,15 @@ class FilterRunsTest {
 
   @Test
   void storedBytesOfTheWrongSizeFail() throws Exception {
-    V2ChunkCodec plain = codec(CHAINS[0], null);
+    V2ChunkCodec plain = codec(new String[] {"<i4", "{\"id\":\"delta\",\"dtype\":\"<i4\"}"}, null);
     ChunkDecoding decoding = new ChunkDecoding(plain.storageType(), plain, new int[] {100});
     DecodeBuffers buffers = DecodeBuffers.borrow();
     CodecException e = assertThrows(CodecException.class,
         () -> decoding.decodeWhole(new byte[399], 399, buffers));
     assertTrue(e.getMessage().contains("399 bytes, expected 400"), e.getMessage());
 
-    V2ChunkCodec zstd = codec(CHAINS[4], COMPRESSORS[1]);
+    V2ChunkCodec zstd = codec(new String[] {"<f4", "{\"id\":\"fixedscaleoffset\",\"offset\":250,"
+        + "\"scale\":100,\"dtype\":\"<f4\",\"astype\":\"<u2\"}"}, COMPRESSORS[1]);
     ChunkDecoding fso = new ChunkDecoding(zstd.storageType(), zstd, new int[] {100});
     byte[] shortChunk = zstd.encode(randomChunk(zstd.storageType(), 99, new Random(1)));
     e = assertThrows(CodecException.class,

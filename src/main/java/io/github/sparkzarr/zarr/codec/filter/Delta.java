@@ -95,11 +95,12 @@ public final class Delta extends ViewFilter {
   /** numpy's cumsum of integers in one pass (see {@link #sumsIntegers}). */
   NumericArray integerCumsum(NumericArray enc) {
     NumericArray dec = NumericArray.allocate(dtype, enc.length());
-    if (astype.equals(dtype) && !dtype.needsSwap()) {
-      cumsumLittleEndian(enc.bytes(), 0, dec.bytes(), 0, enc.length(), dtype.size(), 0);
+    RunDecoder runs = valueRuns();
+    if (runs != null) {
+      runs.decode(enc.bytes(), 0, dec.bytes(), 0, enc.length());
       return dec;
     }
-    long acc = 0;
+    long acc = 0; // big-endian types
     for (int i = 0; i < enc.length(); i++) {
       acc += enc.getLong(i);
       dec.setLong(i, acc);
@@ -155,7 +156,7 @@ public final class Delta extends ViewFilter {
   }
 
   /**
-   * Same-type little-endian integers and float32/float64 are summed a run at a time, the sum
+   * Little-endian integers and float32/float64 of one type are summed a run at a time, the sum
    * carried between runs.
    */
   @Override
@@ -163,13 +164,102 @@ public final class Delta extends ViewFilter {
     if (sumsFloatsOfItsType()) {
       return new FloatCumsumRuns(dtype);
     }
-    if (!sumsIntegers() || !astype.equals(dtype) || dtype.needsSwap()) {
+    if (!sumsIntegers() || dtype.needsSwap() || astype.needsSwap()) {
       return null;
+    }
+    if (!astype.equals(dtype)) {
+      return new WideningCumsumRuns(astype, dtype.size());
     }
     int size = dtype.size();
     long[] sum = {0};
     return (in, inOffset, out, outOffset, count) ->
         sum[0] = cumsumLittleEndian(in, inOffset, out, outOffset, count, size, sum[0]);
+  }
+
+  /**
+   * numpy's cumsum of little-endian integers of one type into another (int64 timestamps stored as
+   * int16 steps, say), a block at a time: widened to 64 bits, summed with wrap-around, and the low
+   * bits of each sum stored.
+   */
+  private static final class WideningCumsumRuns implements RunDecoder {
+    private static final int BLOCK = 2048;
+    private final DataType from;
+    private final int toSize;
+    private final long[] block = new long[BLOCK];
+    private long sum;
+
+    WideningCumsumRuns(DataType from, int toSize) {
+      this.from = from;
+      this.toSize = toSize;
+    }
+
+    @Override
+    public void decode(byte[] in, int inOffset, byte[] out, int outOffset, int count) {
+      for (int done = 0; done < count; done += BLOCK) {
+        int n = Math.min(BLOCK, count - done);
+        widen(in, inOffset + done * from.size(), n);
+        long s = sum;
+        for (int j = 0; j < n; j++) {
+          s += block[j];
+          block[j] = s;
+        }
+        sum = s;
+        narrow(out, outOffset + done * toSize, n);
+      }
+    }
+
+    private void widen(byte[] b, int at, int n) {
+      boolean unsigned = from.kind() == DataType.Kind.UINT;
+      switch (from.size()) {
+        case 1 -> {
+          for (int j = 0; j < n; j++) {
+            block[j] = unsigned ? b[at + j] & 0xffL : b[at + j];
+          }
+        }
+        case 2 -> {
+          for (int j = 0; j < n; j++, at += 2) {
+            short v = (short) SHORT_LE.get(b, at);
+            block[j] = unsigned ? v & 0xffffL : v;
+          }
+        }
+        case 4 -> {
+          for (int j = 0; j < n; j++, at += 4) {
+            int v = (int) INT_LE.get(b, at);
+            block[j] = unsigned ? v & 0xffffffffL : v;
+          }
+        }
+        default -> {
+          for (int j = 0; j < n; j++, at += 8) {
+            block[j] = (long) LONG_LE.get(b, at);
+          }
+        }
+      }
+    }
+
+    private void narrow(byte[] b, int at, int n) {
+      switch (toSize) {
+        case 1 -> {
+          for (int j = 0; j < n; j++) {
+            b[at + j] = (byte) block[j];
+          }
+        }
+        case 2 -> {
+          for (int j = 0; j < n; j++, at += 2) {
+            SHORT_LE.set(b, at, (short) block[j]);
+          }
+        }
+        case 4 -> {
+          for (int j = 0; j < n; j++, at += 4) {
+            INT_LE.set(b, at, (int) block[j]);
+          }
+        }
+        default -> {
+          for (int j = 0; j < n; j++, at += 8) {
+            LONG_LE.set(b, at, block[j]);
+          }
+        }
+      }
+    }
   }
 
   /** numpy's cumsum element by element through numpy's casts, for every type. */
