@@ -31,6 +31,7 @@ public class FilterBench {
   @Param({
     "{\"id\":\"fixedscaleoffset\",\"offset\":250,\"scale\":100,\"dtype\":\"<f4\",\"astype\":\"<u2\"} <f4",
     "{\"id\":\"delta\",\"dtype\":\"<i4\"} <i4",
+    "{\"id\":\"delta\",\"dtype\":\"<i8\",\"astype\":\"<i2\"} <i8",
     "{\"id\":\"delta\",\"dtype\":\"<f4\"} <f4",
     "{\"id\":\"astype\",\"encode_dtype\":\"<f4\",\"decode_dtype\":\"<f8\"} <f8",
     "{\"id\":\"shuffle\",\"elementsize\":4} <f4",
