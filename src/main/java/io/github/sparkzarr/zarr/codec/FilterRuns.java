@@ -8,8 +8,9 @@ import java.util.function.Supplier;
 
 /**
  * A chain's filters (v2, or a v3 chain's {@code numcodecs.*} array codecs) decoded a run of
- * elements at a time ({@link RunDecoder}) after the compressor has decoded the chunk into a reused buffer: each run goes through every filter while
- * it is in the first-level cache, then to a {@link BlockSink} or to its place in a reused buffer.
+ * elements at a time ({@link RunDecoder}) after the compressor has decoded the chunk into a reused
+ * buffer: each run goes through every filter while it is in the first-level cache, then to a
+ * {@link BlockSink} or to its place in a reused buffer.
  * So a chunk's filtered values are never written out whole before they are summed, and nothing is
  * allocated per chunk. Why: an int32 chunk with a Delta filter used to be written three times (the
  * compressor's new array, the filter's new array, both zeroed first) before it was read once.
