@@ -10,6 +10,7 @@ import io.github.sparkzarr.zarr.codec.DecodesInto;
 import io.github.sparkzarr.zarr.codec.FilterRuns;
 import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
 import io.github.sparkzarr.zarr.codec.blosc.BloscCodec;
+import io.github.sparkzarr.zarr.codec.checksum.Checksum32Codec;
 import io.github.sparkzarr.zarr.codec.v3.BytesToBytesCodec;
 import io.github.sparkzarr.zarr.codec.v3.EndianCodec;
 import io.github.sparkzarr.zarr.codec.v3.TransposeCodec;
@@ -18,6 +19,7 @@ import io.github.sparkzarr.zarr.dtype.ByteSwapper;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import java.io.IOException;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -49,6 +51,11 @@ final class ChunkDecoding {
   private final int[] storedShape;
   /** The permutation from {@link #storedShape} to the chunk's shape ({@link Transpose#permute}), or null. */
   private final int[] axes;
+  /**
+   * Checksums a plain v3 chain appends after compressing (crc32c), in decoding order: verified
+   * where the stored bytes lie, then left off.
+   */
+  private final List<Checksum32Codec> trailers;
   /** The chain's filters decoded a run at a time after the compressor, or null. */
   private final FilterRuns filterRuns;
   /** Elements per chunk. */
@@ -65,6 +72,7 @@ final class ChunkDecoding {
     this.size = type.isVariableLength() ? 0 : (int) Math.min(count * elementSize, Integer.MAX_VALUE);
     this.count = (int) Math.min(count, Integer.MAX_VALUE);
     boolean plain = isPlainChain(type, codec);
+    this.trailers = plain && codec instanceof V3ChunkCodec v3 ? trailingChecksums(v3) : List.of();
     BytesCodec compressor = plain ? compressorOf(codec) : null;
     this.swapped = plain ? swappedType(type, codec) : null;
     this.uncompressed = plain && compressor == null;
@@ -95,7 +103,8 @@ final class ChunkDecoding {
     return codec instanceof V3ChunkCodec v3
         && (v3.arrayCodecsToDecode().isEmpty()
             || v3.arrayCodecsToDecode().size() == 1 && v3.arrayCodecsToDecode().get(0) instanceof TransposeCodec)
-        && v3.bytesCodecs().size() <= 1 && v3.serializer() instanceof EndianCodec e
+        && v3.bytesCodecs().size() - trailingChecksums(v3).size() <= 1
+        && v3.serializer() instanceof EndianCodec e
         && (e.order() != null || t.size() == 1);
   }
 
@@ -133,8 +142,33 @@ final class ChunkDecoding {
     if (codec instanceof V2ChunkCodec v2) {
       return v2.compressor();
     }
-    List<BytesToBytesCodec> bytes = ((V3ChunkCodec) codec).bytesCodecs();
-    return bytes.isEmpty() ? null : bytes.get(0).codec();
+    V3ChunkCodec v3 = (V3ChunkCodec) codec;
+    return v3.bytesCodecs().size() == trailingChecksums(v3).size() ? null : v3.bytesCodecs().get(0).codec();
+  }
+
+  /**
+   * The checksums that end a v3 chain's bytes codecs with the checksum after the data (crc32c),
+   * in decoding order: the last codec first.
+   */
+  private static List<Checksum32Codec> trailingChecksums(V3ChunkCodec codec) {
+    List<Checksum32Codec> out = new ArrayList<>();
+    List<BytesToBytesCodec> bytes = codec.bytesCodecs();
+    for (int i = bytes.size() - 1; i >= 0; i--) {
+      if (!(bytes.get(i).codec() instanceof Checksum32Codec c && c.location() == Checksum32Codec.Location.END)) {
+        break;
+      }
+      out.add(c);
+    }
+    return out;
+  }
+
+  /** The length of the stored bytes without their trailing checksums, each verified. */
+  private int payloadLength(byte[] stored, int storedLength) throws CodecException {
+    int length = storedLength;
+    for (Checksum32Codec c : trailers) {
+      length = c.verify(stored, length);
+    }
+    return length;
   }
 
   /**
@@ -180,7 +214,7 @@ final class ChunkDecoding {
       return;
     }
     BlockSink target = swapped == null ? sink : new SwappedBlocks(sink, swapped, buffers);
-    blockCodec.decodeBlocks(stored, storedLength, size, elementSize, buffers, target);
+    blockCodec.decodeBlocks(stored, payloadLength(stored, storedLength), size, elementSize, buffers, target);
   }
 
   /**
@@ -231,14 +265,15 @@ final class ChunkDecoding {
    */
   private byte[] decompress(byte[] stored, int storedLength, DecodeBuffers buffers, int slot)
       throws IOException {
-    if (uncompressed && storedLength == size) {
+    int length = payloadLength(stored, storedLength);
+    if (uncompressed && length == size) {
       return stored;
     }
     if (intoCodec == null) {
       return null;
     }
     byte[] out = buffers.get(slot, size);
-    intoCodec.decodeInto(stored, storedLength, out, size, buffers);
+    intoCodec.decodeInto(stored, length, out, size, buffers);
     return out;
   }
 

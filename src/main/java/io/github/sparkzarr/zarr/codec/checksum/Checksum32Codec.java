@@ -79,14 +79,26 @@ public abstract class Checksum32Codec implements BytesCodec {
 
   @Override
   public final byte[] decode(byte[] input, int decodedSize) throws CodecException {
-    if (input.length < SIZE) {
-      throw new CodecException(
-          id() + ": " + input.length + " bytes are too few to hold a 4-byte checksum");
-    }
-    int length = input.length - SIZE;
+    int length = verify(input, input.length);
     if (decodedSize >= 0 && length != decodedSize) {
       throw new CodecException(id() + ": data decodes to " + length + " bytes, expected " + decodedSize);
     }
+    int data = location == Location.START ? SIZE : 0;
+    return Arrays.copyOfRange(input, data, data + length);
+  }
+
+  /**
+   * Checks the checksum of {@code input[0, inputLength)} where it lies, without copying the data.
+   *
+   * @return the length of the data (after the checksum with {@link Location#START})
+   * @throws CodecException when the checksum does not match, or the input cannot hold one
+   */
+  public final int verify(byte[] input, int inputLength) throws CodecException {
+    if (inputLength < SIZE) {
+      throw new CodecException(
+          id() + ": " + inputLength + " bytes are too few to hold a 4-byte checksum");
+    }
+    int length = inputLength - SIZE;
     int data = location == Location.START ? SIZE : 0;
     int expected = (int) INT_LE.get(input, location == Location.START ? 0 : length);
     int actual = checksum(input, data, length);
@@ -95,7 +107,7 @@ public abstract class Checksum32Codec implements BytesCodec {
           String.format(
               "%s checksum mismatch: expected 0x%08x, actual 0x%08x", id(), expected, actual));
     }
-    return Arrays.copyOfRange(input, data, data + length);
+    return length;
   }
 
   @Override
