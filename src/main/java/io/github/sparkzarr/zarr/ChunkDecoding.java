@@ -25,10 +25,11 @@ import java.util.List;
 
 /**
  * How the chunks of one codec chain and shape are decoded in a scan: without allocating when the
- * chain allows (the stored bytes themselves, or into reused buffers), block by block for blosc.
- * Used for an array's chunks and for the inner chunks of its shards. Chunks stored with their axes
- * in another order (v2 order "F", a v3 "transpose" codec) are decoded into a scratch buffer, then
- * permuted into C order.
+ * chain allows (the stored bytes themselves, or into reused buffers), block by block for blosc,
+ * and filters that change values a run at a time ({@link FilterRuns}). Used for an array's chunks
+ * and for the inner chunks of its shards. Chunks stored with their axes in another order (v2 order
+ * "F", a v3 "transpose" codec) are decoded into a scratch buffer, then permuted into C order.
+ * Checksums that end a v3 chain (crc32c) are verified where the stored bytes lie.
  */
 final class ChunkDecoding {
   private final ChunkCodec codec;
