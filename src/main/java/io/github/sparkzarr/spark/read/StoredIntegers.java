@@ -1,21 +1,17 @@
 package io.github.sparkzarr.spark.read;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
+import io.github.sparkzarr.spark.read.NumericChunk.Layout;
+import io.github.sparkzarr.zarr.dtype.LittleEndianIntegers;
 
 /**
  * Runs of stored integers for aggregates, a block at a time: one tight loop per layout widens the
- * block to longs, then SUM, MIN and MAX run one simple loop over them whatever the layout, where a
+ * block to longs ({@link LittleEndianIntegers}), then SUM, MIN and MAX run one simple loop over them whatever the layout, where a
  * loop through {@link NumericChunk#integralAt} would decide the layout again for every element.
  * Missing values are skipped when they are one stored value ({@link NumericChunk#skipsOneValue});
  * callers test other masks element by element. Not thread-safe: one per accumulator.
  */
 final class StoredIntegers {
   static final int BLOCK = 4096;
-  private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private final long[] values = new long[BLOCK];
   private final LaneSums kernels = LaneSums.best();
@@ -139,43 +135,14 @@ final class StoredIntegers {
       }
       return;
     }
-    switch (c.layout) {
-      case INT8 -> {
-        for (int k = 0, p = c.offset + from; k < m; k++) {
-          out[k] = b[p + k];
-        }
-      }
-      case UINT8 -> {
-        for (int k = 0, p = c.offset + from; k < m; k++) {
-          out[k] = b[p + k] & 0xFF;
-        }
-      }
-      case INT16 -> {
-        for (int k = 0, p = c.offset + 2 * from; k < m; k++) {
-          out[k] = (short) SHORT.get(b, p + 2 * k);
-        }
-      }
-      case UINT16 -> {
-        for (int k = 0, p = c.offset + 2 * from; k < m; k++) {
-          out[k] = (short) SHORT.get(b, p + 2 * k) & 0xFFFF;
-        }
-      }
-      case INT32 -> {
-        for (int k = 0, p = c.offset + 4 * from; k < m; k++) {
-          out[k] = (int) INT.get(b, p + 4 * k);
-        }
-      }
-      case UINT32 -> {
-        for (int k = 0, p = c.offset + 4 * from; k < m; k++) {
-          out[k] = (int) INT.get(b, p + 4 * k) & 0xFFFFFFFFL;
-        }
-      }
-      case INT64 -> {
-        for (int k = 0, p = c.offset + 8 * from; k < m; k++) {
-          out[k] = (long) LONG.get(b, p + 8 * k);
-        }
-      }
+    int size = switch (c.layout) {
+      case INT8, UINT8 -> 1;
+      case INT16, UINT16 -> 2;
+      case INT32, UINT32 -> 4;
+      case INT64 -> 8;
       default -> throw new IllegalStateException("not an integer layout: " + c.layout);
-    }
+    };
+    boolean unsigned = c.layout == Layout.UINT8 || c.layout == Layout.UINT16 || c.layout == Layout.UINT32;
+    LittleEndianIntegers.widen(b, c.offset + size * from, size, unsigned, m, out);
   }
 }

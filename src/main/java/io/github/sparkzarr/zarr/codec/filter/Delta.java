@@ -10,6 +10,7 @@ import io.github.sparkzarr.zarr.codec.CodecConfig;
 import io.github.sparkzarr.zarr.codec.CodecException;
 import io.github.sparkzarr.zarr.codec.RunDecoder;
 import io.github.sparkzarr.zarr.dtype.DataType;
+import io.github.sparkzarr.zarr.dtype.LittleEndianIntegers;
 import io.github.sparkzarr.zarr.dtype.NumericArray;
 
 /**
@@ -197,7 +198,8 @@ public final class Delta extends ViewFilter {
     public void decode(byte[] in, int inOffset, byte[] out, int outOffset, int count) {
       for (int done = 0; done < count; done += BLOCK) {
         int n = Math.min(BLOCK, count - done);
-        widen(in, inOffset + done * from.size(), n);
+        LittleEndianIntegers.widen(in, inOffset + done * from.size(), from.size(),
+            from.kind() == DataType.Kind.UINT, n, block);
         long s = sum;
         for (int j = 0; j < n; j++) {
           s += block[j];
@@ -205,34 +207,6 @@ public final class Delta extends ViewFilter {
         }
         sum = s;
         narrow(out, outOffset + done * toSize, n);
-      }
-    }
-
-    private void widen(byte[] b, int at, int n) {
-      boolean unsigned = from.kind() == DataType.Kind.UINT;
-      switch (from.size()) {
-        case 1 -> {
-          for (int j = 0; j < n; j++) {
-            block[j] = unsigned ? b[at + j] & 0xffL : b[at + j];
-          }
-        }
-        case 2 -> {
-          for (int j = 0; j < n; j++, at += 2) {
-            short v = (short) SHORT_LE.get(b, at);
-            block[j] = unsigned ? v & 0xffffL : v;
-          }
-        }
-        case 4 -> {
-          for (int j = 0; j < n; j++, at += 4) {
-            int v = (int) INT_LE.get(b, at);
-            block[j] = unsigned ? v & 0xffffffffL : v;
-          }
-        }
-        default -> {
-          for (int j = 0; j < n; j++, at += 8) {
-            block[j] = (long) LONG_LE.get(b, at);
-          }
-        }
       }
     }
 
