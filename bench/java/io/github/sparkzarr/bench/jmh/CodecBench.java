@@ -31,6 +31,8 @@ public class CodecBench {
     "{\"id\":\"blosc\",\"cname\":\"lz4\",\"clevel\":5,\"shuffle\":1,\"blocksize\":0}",
     "{\"id\":\"blosc\",\"cname\":\"zstd\",\"clevel\":5,\"shuffle\":1,\"blocksize\":0}",
     "{\"id\":\"blosc\",\"cname\":\"blosclz\",\"clevel\":5,\"shuffle\":1,\"blocksize\":0}",
+    "{\"id\":\"blosc\",\"cname\":\"lz4\",\"clevel\":5,\"shuffle\":2,\"blocksize\":0}",
+    "{\"id\":\"blosc\",\"cname\":\"zstd\",\"clevel\":3,\"shuffle\":2,\"blocksize\":0}",
     "{\"id\":\"zstd\",\"level\":1}",
     "{\"id\":\"zlib\",\"level\":1}",
     "{\"id\":\"lz4\",\"acceleration\":1}",

@@ -76,11 +76,14 @@ final class BitShuffle {
    */
   static void toBytePlanes(int typeSize, int n, byte[] src, int srcOff, byte[] dst, int dstOff,
       int first, int count) {
+    int done = n < ByteShuffle.SIMD_MIN_ELEMENTS
+        ? 0
+        : BitPlaneTransposer.BEST.toBytePlanes(typeSize, n, src, srcOff, dst, dstOff, first, count);
     int rowBytes = n / 8;
     for (int j = 0; j < typeSize; j++) {
       int rowsStart = srcOff + 8 * j * rowBytes;
       int plane = dstOff + j * count - first;
-      int g = first / 8;
+      int g = (first + done) / 8;
       int end = (first + count) / 8;
       // Eight bytes of each of the eight rows at once: a byte transpose of the eight words gives,
       // per word, the eight bytes that one bit transpose turns into eight elements' byte j. The
