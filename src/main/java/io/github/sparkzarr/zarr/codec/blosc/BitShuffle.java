@@ -63,7 +63,8 @@ final class BitShuffle {
       for (int first = 0; first < n; first += STEP) {
         int count = Math.min(STEP, n - first);
         toBytePlanes(typeSize, n, src, srcOff, planes, 0, first, count);
-        ByteShuffle.unshuffle(typeSize, typeSize * count, planes, 0, dst, dstOff + typeSize * first);
+        ByteShuffle.unshuffle(typeSize, typeSize * count, planes, 0, dst, dstOff + typeSize * first,
+            n >= ByteShuffle.SIMD_MIN_ELEMENTS);
       }
     }
     copyTail(typeSize, blockBytes, n, src, srcOff, dst, dstOff);

@@ -53,8 +53,17 @@ public final class ByteShuffle {
 
   public static void unshuffle(
       int typeSize, int blockBytes, byte[] src, int srcOff, byte[] dst, int dstOff) {
+    unshuffle(typeSize, blockBytes, src, srcOff, dst, dstOff, blockBytes / typeSize >= SIMD_MIN_ELEMENTS);
+  }
+
+  /**
+   * {@link #unshuffle(int, int, byte[], int, byte[], int)} with the choice of SIMD made by the
+   * caller: a bit-shuffled block un-shuffles its bytes in rounds smaller than the threshold.
+   */
+  static void unshuffle(
+      int typeSize, int blockBytes, byte[] src, int srcOff, byte[] dst, int dstOff, boolean simd) {
     int n = blockBytes / typeSize;
-    int done = n < SIMD_MIN_ELEMENTS ? 0 : Unshuffler.BEST.unshuffle(typeSize, n, src, srcOff, dst, dstOff);
+    int done = simd ? Unshuffler.BEST.unshuffle(typeSize, n, src, srcOff, dst, dstOff) : 0;
     switch (typeSize) {
       case 2 -> {
         for (int i = done, s1 = srcOff + n, out = dstOff + 2 * done; i < n; i++, out += 2) {
