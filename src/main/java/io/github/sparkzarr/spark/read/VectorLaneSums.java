@@ -1,5 +1,6 @@
 package io.github.sparkzarr.spark.read;
 
+import io.github.sparkzarr.zarr.codec.blosc.VectorByteTranspose;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.DoubleVector;
@@ -253,15 +254,61 @@ final class VectorLaneSums implements LaneSums {
     };
   }
 
+  /** Per thread: 32 elements gathered from byte planes by {@link VectorByteTranspose}. */
+  private static final ThreadLocal<long[]> WORDS = ThreadLocal.withInitial(() -> new long[32]);
+
+  /**
+   * 32 elements at a time are gathered from their eight planes by one byte transpose in SIMD
+   * lanes (about twice as fast as assembling four elements from eight planes per vector, below,
+   * which the tail still does). Element {@code 8 * l + k} of the 32 is {@code words[4 * k + l]},
+   * so each sum adds its four in order, as the lanes would.
+   */
   @Override
   public void addShuffledDoubles(byte[] b, int offset, int plane, int n, double[] sums, int at) {
+    int whole = n - n % 32;
+    if (whole > 0) {
+      addShuffledDoubles32(b, offset, plane, whole, sums, at);
+    }
     DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
     DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
-    for (int j = 0; j < n; j += LANES) {
+    for (int j = whole; j < n; j += LANES) {
       lo = lo.add(ShuffledPlanes.doubles(b, offset + j, plane, 0));
       hi = hi.add(ShuffledPlanes.doubles(b, offset + j, plane, 1));
     }
     lo.intoArray(sums, at);
     hi.intoArray(sums, at + 4);
+  }
+
+  private static void addShuffledDoubles32(byte[] b, int offset, int plane, int n, double[] sums, int at) {
+    long[] words = WORDS.get();
+    double s0 = sums[at];
+    double s1 = sums[at + 1];
+    double s2 = sums[at + 2];
+    double s3 = sums[at + 3];
+    double s4 = sums[at + 4];
+    double s5 = sums[at + 5];
+    double s6 = sums[at + 6];
+    double s7 = sums[at + 7];
+    for (int j = 0; j < n; j += 32) {
+      VectorByteTranspose.transpose(b, offset + j, plane, words);
+      for (int l = 0; l < 4; l++) {
+        s0 += Double.longBitsToDouble(words[l]);
+        s1 += Double.longBitsToDouble(words[4 + l]);
+        s2 += Double.longBitsToDouble(words[8 + l]);
+        s3 += Double.longBitsToDouble(words[12 + l]);
+        s4 += Double.longBitsToDouble(words[16 + l]);
+        s5 += Double.longBitsToDouble(words[20 + l]);
+        s6 += Double.longBitsToDouble(words[24 + l]);
+        s7 += Double.longBitsToDouble(words[28 + l]);
+      }
+    }
+    sums[at] = s0;
+    sums[at + 1] = s1;
+    sums[at + 2] = s2;
+    sums[at + 3] = s3;
+    sums[at + 4] = s4;
+    sums[at + 5] = s5;
+    sums[at + 6] = s6;
+    sums[at + 7] = s7;
   }
 }
