@@ -60,9 +60,27 @@ final class VectorUnshuffler implements Unshuffler {
     return ((IntVector) ByteVector.fromArray(B8, b, p).convertShape(VectorOperators.B2I, I8, 0)).and(0xFF);
   }
 
+  /** Per thread: 32 elements gathered from their planes by {@link VectorByteTranspose}. */
+  private static final ThreadLocal<long[]> WORDS = ThreadLocal.withInitial(() -> new long[32]);
+
+  /**
+   * 32 elements at a time by one byte transpose of their planes (about twice as fast), then the
+   * rest eight at a time, each assembled from its eight planes.
+   */
   private static int longs(int n, byte[] src, int srcOff, byte[] dst, int dstOff) {
+    int whole = n - n % 32;
+    long[] words = WORDS.get();
+    for (int i = 0; i < whole; i += 32) {
+      VectorByteTranspose.transpose(src, srcOff + i, n, words);
+      // words[4k + l] is element 8l + k of the 32
+      for (int l = 0, out = dstOff + 8 * i; l < 4; l++, out += 64) {
+        for (int k = 0; k < 8; k++) {
+          LittleEndian.writeLong(dst, out + 8 * k, words[4 * k + l]);
+        }
+      }
+    }
     int end = n - n % 8;
-    for (int i = 0; i < end; i += 8) {
+    for (int i = whole; i < end; i += 8) {
       LongVector first = LongVector.zero(L4);
       LongVector second = LongVector.zero(L4);
       for (int k = 0; k < 8; k++) {
