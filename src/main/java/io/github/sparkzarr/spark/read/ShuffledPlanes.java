@@ -1,5 +1,6 @@
 package io.github.sparkzarr.spark.read;
 
+import io.github.sparkzarr.zarr.codec.blosc.VectorByteTranspose;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
@@ -53,6 +54,21 @@ final class ShuffledPlanes {
       bits = bits.or(planeLongs(bytes, part).lanewise(VectorOperators.LSHL, 8 * k));
     }
     return bits;
+  }
+
+  /**
+   * Thirty-two 8-byte elements from element {@code p - offset} of the block, in order: element e
+   * in {@code scratch[32 + e]} (64 longs; the first 32 hold the transpose). One byte transpose of
+   * their planes ({@link VectorByteTranspose}) gathers them about twice as fast as {@link #longs}.
+   */
+  static void longsInOrder(byte[] b, int p, int plane, long[] scratch) {
+    VectorByteTranspose.transpose(b, p, plane, scratch);
+    // scratch[4k + l] is element 8l + k
+    for (int l = 0; l < 4; l++) {
+      for (int k = 0; k < 8; k++) {
+        scratch[32 + 8 * l + k] = scratch[4 * k + l];
+      }
+    }
   }
 
   /** Four of eight bytes ({@code part} 0: the first four), each zero-extended to a long. */

@@ -71,20 +71,27 @@ final class VectorLaneSums implements LaneSums {
     DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
     DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
     DoubleVector skipped = DoubleVector.zero(D4);
-    for (int j = 0; j < m; j += LANES) {
-      DoubleVector a = c.plane == 0 ? DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * (i + j), LE)
-          : ShuffledPlanes.doubles(c.bytes, c.offset + i + j, c.plane, 0);
-      DoubleVector b = c.plane == 0 ? DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * (i + j) + 32, LE)
-          : ShuffledPlanes.doubles(c.bytes, c.offset + i + j, c.plane, 1);
-      VectorMask<Double> ma = a.eq(skip);
-      VectorMask<Double> mb = b.eq(skip);
-      if (nan) {
-        ma = ma.or(a.test(VectorOperators.IS_NAN));
-        mb = mb.or(b.test(VectorOperators.IS_NAN));
+    long[] scratch = WORDS.get();
+    for (int j = 0; j < m; ) {
+      // a shuffled chunk's elements 32 at a time, gathered in order into scratch[32, 64)
+      int step = c.plane != 0 && j + 32 <= m ? 32 : LANES;
+      if (step == 32) {
+        ShuffledPlanes.longsInOrder(c.bytes, c.offset + i + j, c.plane, scratch);
       }
-      lo = lo.add(a.blend(-0.0, ma));
-      hi = hi.add(b.blend(-0.0, mb));
-      skipped = skipped.add(1, ma).add(1, mb);
+      for (int q = 0; q < step; q += LANES) {
+        DoubleVector a = fourDoubles(c, i + j, q, 0, step, scratch);
+        DoubleVector b = fourDoubles(c, i + j, q, 1, step, scratch);
+        VectorMask<Double> ma = a.eq(skip);
+        VectorMask<Double> mb = b.eq(skip);
+        if (nan) {
+          ma = ma.or(a.test(VectorOperators.IS_NAN));
+          mb = mb.or(b.test(VectorOperators.IS_NAN));
+        }
+        lo = lo.add(a.blend(-0.0, ma));
+        hi = hi.add(b.blend(-0.0, mb));
+        skipped = skipped.add(1, ma).add(1, mb);
+      }
+      j += step;
     }
     lo.intoArray(sums, at);
     hi.intoArray(sums, at + 4);
@@ -220,23 +227,29 @@ final class VectorLaneSums implements LaneSums {
     DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
     DoubleVector constant = DoubleVector.broadcast(D4, t.constant());
     boolean float32 = c.layout == NumericChunk.Layout.FLOAT32;
-    for (int j = i; j < i + m; j += LANES) {
-      DoubleVector a;
-      DoubleVector b;
-      if (float32) {
-        FloatVector v = c.plane == 0 ? FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * j, LE)
-            : ShuffledPlanes.floats(c.bytes, c.offset + j, c.plane);
-        a = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 0);
-        b = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 1);
-      } else if (c.plane == 0) {
-        a = DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * j, LE);
-        b = DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * j + 32, LE);
-      } else {
-        a = ShuffledPlanes.doubles(c.bytes, c.offset + j, c.plane, 0);
-        b = ShuffledPlanes.doubles(c.bytes, c.offset + j, c.plane, 1);
+    long[] scratch = WORDS.get();
+    for (int j = i; j < i + m; ) {
+      // a shuffled float64 chunk's elements 32 at a time, gathered in order into scratch[32, 64)
+      int step = !float32 && c.plane != 0 && j + 32 <= i + m ? 32 : LANES;
+      if (step == 32) {
+        ShuffledPlanes.longsInOrder(c.bytes, c.offset + j, c.plane, scratch);
       }
-      lo = lo.add(apply(t, a, constant));
-      hi = hi.add(apply(t, b, constant));
+      for (int q = 0; q < step; q += LANES) {
+        DoubleVector a;
+        DoubleVector b;
+        if (float32) {
+          FloatVector v = c.plane == 0 ? FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * j, LE)
+              : ShuffledPlanes.floats(c.bytes, c.offset + j, c.plane);
+          a = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 0);
+          b = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 1);
+        } else {
+          a = fourDoubles(c, j, q, 0, step, scratch);
+          b = fourDoubles(c, j, q, 1, step, scratch);
+        }
+        lo = lo.add(apply(t, a, constant));
+        hi = hi.add(apply(t, b, constant));
+      }
+      j += step;
     }
     lo.intoArray(sums, at);
     hi.intoArray(sums, at + 4);
@@ -254,8 +267,24 @@ final class VectorLaneSums implements LaneSums {
     };
   }
 
-  /** Per thread: 32 elements gathered from byte planes by {@link VectorByteTranspose}. */
-  private static final ThreadLocal<long[]> WORDS = ThreadLocal.withInitial(() -> new long[32]);
+  /**
+   * Per thread: 32 elements gathered from byte planes by {@link VectorByteTranspose}, and the same
+   * in order ({@link ShuffledPlanes#longsInOrder}).
+   */
+  private static final ThreadLocal<long[]> WORDS = ThreadLocal.withInitial(() -> new long[64]);
+
+  /**
+   * Float64 elements {@code k + q + 4 * part} to {@code k + q + 4 * part + 3} of a chunk, for a step
+   * of {@code step} elements from {@code k}: of 32, from {@code scratch[32...]} where {@link
+   * ShuffledPlanes#longsInOrder} put them; of eight, from the chunk ({@code q} is 0).
+   */
+  private static DoubleVector fourDoubles(NumericChunk c, int k, int q, int part, int step, long[] scratch) {
+    if (step == 32) {
+      return LongVector.fromArray(L4, scratch, 32 + q + 4 * part).reinterpretAsDoubles();
+    }
+    return c.plane == 0 ? DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * k + 32 * part, LE)
+        : ShuffledPlanes.doubles(c.bytes, c.offset + k, c.plane, part);
+  }
 
   /**
    * 32 elements at a time are gathered from their eight planes by one byte transpose in SIMD
