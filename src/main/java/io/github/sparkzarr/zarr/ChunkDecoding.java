@@ -220,7 +220,7 @@ final class ChunkDecoding {
 
   /**
    * The decoded bytes in {@code [0, size)}, in C order: {@code stored} itself when it holds them,
-   * else scratch buffer 0 of {@code buffers} when the chain decodes into a buffer (5 when its
+   * else scratch buffer 0 of {@code buffers} when the chain decodes into a buffer (4 or 5 when its
    * filters run by run), else a new array.
    */
   byte[] decodeWhole(byte[] stored, int storedLength, DecodeBuffers buffers) throws IOException {

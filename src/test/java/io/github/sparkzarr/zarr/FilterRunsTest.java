@@ -184,10 +184,83 @@ class FilterRunsTest {
         FillValue.ofElement(type, new byte[type.size()], null), shape);
   }
 
+  /**
+   * A numcodecs Shuffle decoded right after the compressor (its element size the dtype's): the
+   * chunk is un-shuffled whole, then the other filters run; alone, the chunk goes to a sink that
+   * reads byte-shuffled blocks as one such block.
+   */
+  @Test
+  void shuffleFilterDecodesBeforeTheRuns() throws Exception {
+    String[][] chains = {
+      {"<f4", "{\"id\":\"shuffle\",\"elementsize\":4}"},
+      {"<f8", "{\"id\":\"shuffle\",\"elementsize\":8}"},
+      {"<i2", "{\"id\":\"shuffle\",\"elementsize\":2}"},
+      {"<i4", "{\"id\":\"delta\",\"dtype\":\"<i4\"}", "{\"id\":\"shuffle\",\"elementsize\":4}"},
+      {"<f4", "{\"id\":\"fixedscaleoffset\",\"offset\":250,\"scale\":100,\"dtype\":\"<f4\",\"astype\":\"<u2\"}",
+        "{\"id\":\"shuffle\",\"elementsize\":2}"},
+    };
+    Random rng = new Random(5);
+    for (String[] chain : chains) {
+      for (String compressor : COMPRESSORS) {
+        V2ChunkCodec codec = codec(chain, compressor);
+        boolean alone = chain.length == 2;
+        int size = codec.storageType().size();
+        for (int count : COUNTS) {
+          String what = Arrays.toString(chain) + " " + compressor + ", " + count + " elements";
+          byte[] stored = codec.encode(randomChunk(codec.storageType(), count, rng));
+          byte[] expected = codec.decode(stored, new int[] {count}).bytes();
+          ChunkDecoding decoding = new ChunkDecoding(codec.storageType(), codec, new int[] {count});
+          assertTrue(decoding.byBlock(), what + ": not decoded by runs");
+          byte[] padded = Arrays.copyOf(stored, stored.length + 13);
+          DecodeBuffers buffers = DecodeBuffers.borrow();
+          assertArrayEquals(expected, Arrays.copyOf(decoding.decodeWhole(padded, stored.length, buffers),
+              expected.length), what);
+          ByteArrayOutputStream out = new ByteArrayOutputStream();
+          decoding.decodeBlocks(padded, stored.length, buffers, (buffer, offset, start, len) -> {
+            assertEquals(out.size(), start, what);
+            out.write(buffer, offset, len);
+          });
+          assertArrayEquals(expected, out.toByteArray(), what);
+          // a sink of shuffled blocks gets the chunk as one, which un-shuffles to the chunk
+          byte[][] shuffled = {null};
+          decoding.decodeBlocks(padded, stored.length, buffers, new io.github.sparkzarr.zarr.codec.BlockSink() {
+            @Override
+            public void block(byte[] buffer, int offset, int start, int len) {
+              assertFalse(alone, what + ": an un-shuffled block");
+            }
+
+            @Override
+            public boolean readsByteShuffled(int typeSize) {
+              return typeSize == size;
+            }
+
+            @Override
+            public void byteShuffledBlock(byte[] buffer, int offset, int start, int len, int typeSize) {
+              assertEquals(0, start, what);
+              assertEquals(count * size, len, what);
+              byte[] planes = Arrays.copyOfRange(buffer, offset, offset + len);
+              byte[] elements = new byte[len];
+              for (int i = 0; i < count; i++) {
+                for (int k = 0; k < size; k++) {
+                  elements[i * size + k] = planes[k * count + i];
+                }
+              }
+              shuffled[0] = elements;
+            }
+          });
+          if (alone) {
+            assertArrayEquals(expected, shuffled[0], what);
+          }
+          buffers.release();
+        }
+      }
+    }
+  }
+
   @Test
   void chainsWithoutRunLoopsDecodeWhole() throws Exception {
     String[][] others = {
-      {"<f4", "{\"id\":\"shuffle\",\"elementsize\":4}"},
+      {"<f4", "{\"id\":\"shuffle\",\"elementsize\":8}"},
       {">i4", "{\"id\":\"delta\",\"dtype\":\">i4\"}"},
     };
     Random rng = new Random(3);

@@ -1,5 +1,7 @@
 package io.github.sparkzarr.zarr.codec;
 
+import io.github.sparkzarr.zarr.codec.blosc.ByteShuffle;
+import io.github.sparkzarr.zarr.codec.filter.Shuffle;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -25,18 +27,25 @@ public final class FilterRuns {
    */
   public record Stage(Supplier<RunDecoder> decoders, int decodedSize) {}
 
-  /** The filters that change values, in decoding order (the last one first). */
+  /** The filters that change values, in decoding order (the last one first), after {@link #unshuffle}. */
   private final List<Stage> stages;
+  /**
+   * The element size of a numcodecs Shuffle decoded first (right after the compressor), or 0:
+   * the compressor's output is then one byte-shuffled block of the whole chunk, which aggregates
+   * read as it is when no other filter follows (as they read blosc's shuffled blocks).
+   */
+  private final int unshuffle;
   /** Bytes per element before the first filter decodes (what the compressor gives). */
   private final int encodedSize;
   private final int decodedSize;
   private final int widest;
   private final DecodesInto compressor;
 
-  private FilterRuns(List<Stage> stages, int encodedSize, DecodesInto compressor) {
+  private FilterRuns(List<Stage> stages, int unshuffle, int encodedSize, DecodesInto compressor) {
     this.stages = List.copyOf(stages);
+    this.unshuffle = unshuffle;
     this.encodedSize = encodedSize;
-    this.decodedSize = stages.get(stages.size() - 1).decodedSize();
+    this.decodedSize = stages.isEmpty() ? encodedSize : stages.get(stages.size() - 1).decodedSize();
     this.compressor = compressor;
     int w = encodedSize;
     for (Stage s : stages) {
@@ -51,11 +60,20 @@ public final class FilterRuns {
    * no stages.
    */
   public static FilterRuns of(List<Stage> stages, int encodedSize, DecodesInto compressor) {
-    return stages.isEmpty() ? null : new FilterRuns(stages, encodedSize, compressor);
+    return of(stages, 0, encodedSize, compressor);
   }
 
   /**
-   * The runs of {@code codec}'s filters, or null when some filter that changes values decodes its
+   * As {@link #of(List, int, DecodesInto)}, with a numcodecs Shuffle of elements of {@code
+   * unshuffle} bytes (0 for none) decoded before the stages.
+   */
+  private static FilterRuns of(List<Stage> stages, int unshuffle, int encodedSize, DecodesInto compressor) {
+    return stages.isEmpty() && unshuffle == 0 ? null : new FilterRuns(stages, unshuffle, encodedSize, compressor);
+  }
+
+  /**
+   * The runs of {@code codec}'s filters, after a numcodecs Shuffle of the dtype's element size when
+   * it is the first to decode, or null when some other filter that changes values decodes its
    * types only whole, or the chain does not suit: elements of variable length, records, a
    * big-endian dtype, order "F", a compressor that cannot decode into a buffer.
    */
@@ -67,10 +85,16 @@ public final class FilterRuns {
       return null;
     }
     List<Stage> stages = new ArrayList<>();
+    int unshuffle = 0;
     for (int i = codec.filters().size() - 1; i >= 0; i--) {
       ArrayFilter f = codec.filters().get(i);
       DataType decoded = codec.stageType(i);
       if (f.decodesUnchanged(decoded)) {
+        continue;
+      }
+      if (stages.isEmpty() && unshuffle == 0 && f instanceof Shuffle shuffle
+          && shuffle.elementSize() == decoded.size() && decoded.size() > 1 && !decoded.isVariableLength()) {
+        unshuffle = decoded.size();
         continue;
       }
       if (f.runDecoder(decoded) == null) {
@@ -82,7 +106,7 @@ public final class FilterRuns {
     if (encoded.isVariableLength()) {
       return null;
     }
-    return of(stages, encoded.size(), (DecodesInto) codec.compressor());
+    return of(stages, unshuffle, unshuffle > 0 ? unshuffle : encoded.size(), (DecodesInto) codec.compressor());
   }
 
   /** The compressor's decoded bytes for {@code count} elements: the filters' input. */
@@ -105,17 +129,43 @@ public final class FilterRuns {
 
   /**
    * Decodes {@code count} elements whose filter input is {@code in[0, ...)} into scratch buffer 5
-   * of {@code buffers}, and returns it.
+   * of {@code buffers} (4 when a Shuffle is the only filter), and returns it.
    */
   public byte[] decodeWhole(byte[] in, int count, DecodeBuffers buffers) throws IOException {
+    in = unshuffled(in, count, buffers);
+    if (stages.isEmpty()) {
+      return in;
+    }
     byte[] out = buffers.get(5, Math.toIntExact((long) count * decodedSize));
     decode(in, count, buffers, null, out);
+    return out;
+  }
+
+  /** The filters' input with {@link #unshuffle} undone, in scratch buffer 4 (or {@code in} itself). */
+  private byte[] unshuffled(byte[] in, int count, DecodeBuffers buffers) {
+    if (unshuffle == 0) {
+      return in;
+    }
+    int bytes = Math.toIntExact((long) count * unshuffle);
+    byte[] out = buffers.get(4, bytes);
+    ByteShuffle.unshuffle(unshuffle, bytes, in, 0, out, 0);
     return out;
   }
 
   /** Runs into {@code sink}, or into {@code whole} at their places when it is not null. */
   private void decode(byte[] in, int count, DecodeBuffers buffers, BlockSink sink, byte[] whole)
       throws IOException {
+    if (sink != null && unshuffle > 0) {
+      if (stages.isEmpty() && sink.readsByteShuffled(unshuffle)) {
+        sink.byteShuffledBlock(in, 0, 0, count * unshuffle, unshuffle);
+        return;
+      }
+      in = unshuffled(in, count, buffers);
+      if (stages.isEmpty()) {
+        sink.block(in, 0, 0, count * unshuffle);
+        return;
+      }
+    }
     RunDecoder[] decoders = new RunDecoder[stages.size()];
     for (int i = 0; i < decoders.length; i++) {
       decoders[i] = stages.get(i).decoders().get();

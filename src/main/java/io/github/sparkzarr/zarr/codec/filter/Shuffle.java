@@ -27,6 +27,11 @@ public final class Shuffle implements ArrayFilter {
     return new Shuffle(CodecConfig.optionalInt(config, "elementsize", 4));
   }
 
+  /** Bytes per element the shuffle transposes. */
+  public int elementSize() {
+    return elementSize;
+  }
+
   @Override
   public String id() {
     return ID;
