@@ -24,6 +24,7 @@ More layouts, written only when named (see EXTRA): stores the other benchmarks n
     forder_blosc  float32 chunks in Fortran order (v2 "order": "F"), blosc lz4 byte shuffle
     quantize_zlib float32 through numcodecs' Quantize filter (2 digits), then Zlib level 1
     lz4_small     float32, chunks 8 x 64 x 64 (128 KiB), numcodecs' LZ4
+    bloscl_bit    float32, chunks 16 x 128 x 128, blosc lz4 bit shuffle (the twin of bloscz_bit)
 
 Each is a dataset with coordinates time, lat, lon and one variable `value`, consolidated.
 Run with Debian's /usr/bin/python3 (zarr 2.13, numcodecs 0.11, xarray):
@@ -64,7 +65,7 @@ def variants(v, t):
     }
 
 
-EXTRA = ("f32_zstd", "v3_zstd", "be_blosc", "forder_blosc", "quantize_zlib", "lz4_small")
+EXTRA = ("f32_zstd", "v3_zstd", "be_blosc", "forder_blosc", "quantize_zlib", "lz4_small", "bloscl_bit")
 
 
 def extra(v):
@@ -78,6 +79,8 @@ def extra(v):
         "quantize_zlib": (v, dict(chunks=chunks, compressor=numcodecs.Zlib(level=1),
                                   filters=[numcodecs.Quantize(digits=2, dtype="<f4")])),
         "lz4_small": (v, dict(chunks=(8, 64, 64), compressor=numcodecs.LZ4())),
+        "bloscl_bit": (v, dict(chunks=chunks, compressor=numcodecs.Blosc(
+            cname="lz4", clevel=5, shuffle=numcodecs.Blosc.BITSHUFFLE))),
     }
 
 
