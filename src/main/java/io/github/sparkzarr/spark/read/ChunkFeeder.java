@@ -116,8 +116,11 @@ final class ChunkFeeder implements BlockSink {
 
   @Override
   public boolean readsByteShuffled(int typeSize) {
-    // Elements added one by one (a grouped last dimension) read faster from un-shuffled bytes.
-    return fuseShuffle && lastStride == 0 && typeSize == elementSize && (typeSize == 4 || typeSize == 8);
+    // Elements added one by one (a grouped last dimension) read faster from un-shuffled bytes, and
+    // so do integers, which sums widen a block at a time from un-shuffled bytes but would gather
+    // element by element from the planes (an int64 sum took 1.4x the time of Spark summing rows).
+    return fuseShuffle && lastStride == 0 && typeSize == elementSize && (typeSize == 4 || typeSize == 8)
+        && type.kind() == DataType.Kind.FLOAT;
   }
 
   @Override
