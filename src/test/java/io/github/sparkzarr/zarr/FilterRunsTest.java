@@ -67,8 +67,29 @@ class FilterRunsTest {
 
   @Test
   void runsGiveWhatTheChainDecodes() throws Exception {
-    Random rng = new Random(7);
-    for (String[] chain : CHAINS) {
+    forEachChunk(CHAINS, 7, (c, buffers) -> {
+      byte[] whole = c.decoding().decodeWhole(c.padded(), c.length(), buffers);
+      assertArrayEquals(c.expected(), Arrays.copyOf(whole, c.expected().length), c.what());
+      assertArrayEquals(c.expected(), blocks(c.decoding(), c.padded(), c.length(), c.count(), buffers), c.what());
+    });
+  }
+
+  /** A chunk a chain encoded, what the chain decodes it to, and our decoding of the chain. */
+  private record Chunk(String what, V2ChunkCodec codec, int count, byte[] padded, int length,
+      byte[] expected, ChunkDecoding decoding) {}
+
+  private interface ChunkCheck {
+    void check(Chunk chunk, DecodeBuffers buffers) throws Exception;
+  }
+
+  /**
+   * Encodes a random chunk of every count with every chain and compressor, checks that our
+   * decoding takes the runs, and hands it to {@code check} with the stored bytes in a longer
+   * buffer, as the read buffer holds them.
+   */
+  private static void forEachChunk(String[][] chains, long seed, ChunkCheck check) throws Exception {
+    Random rng = new Random(seed);
+    for (String[] chain : chains) {
       for (String compressor : COMPRESSORS) {
         V2ChunkCodec codec = codec(chain, compressor);
         for (int count : COUNTS) {
@@ -77,12 +98,9 @@ class FilterRunsTest {
           byte[] expected = codec.decode(stored, new int[] {count}).bytes();
           ChunkDecoding decoding = new ChunkDecoding(codec.storageType(), codec, new int[] {count});
           assertTrue(decoding.byBlock(), what + ": not decoded by runs");
-          // stored bytes in a longer buffer, as the read buffer holds them
           byte[] padded = Arrays.copyOf(stored, stored.length + 13);
           DecodeBuffers buffers = DecodeBuffers.borrow();
-          byte[] whole = decoding.decodeWhole(padded, stored.length, buffers);
-          assertArrayEquals(expected, Arrays.copyOf(whole, expected.length), what);
-          assertArrayEquals(expected, blocks(decoding, padded, stored.length, count, buffers), what);
+          check.check(new Chunk(what, codec, count, padded, stored.length, expected, decoding), buffers);
           buffers.release();
         }
       }
@@ -199,62 +217,48 @@ class FilterRunsTest {
       {"<f4", "{\"id\":\"fixedscaleoffset\",\"offset\":250,\"scale\":100,\"dtype\":\"<f4\",\"astype\":\"<u2\"}",
         "{\"id\":\"shuffle\",\"elementsize\":2}"},
     };
-    Random rng = new Random(5);
-    for (String[] chain : chains) {
-      for (String compressor : COMPRESSORS) {
-        V2ChunkCodec codec = codec(chain, compressor);
-        boolean alone = chain.length == 2;
-        int size = codec.storageType().size();
-        for (int count : COUNTS) {
-          String what = Arrays.toString(chain) + " " + compressor + ", " + count + " elements";
-          byte[] stored = codec.encode(randomChunk(codec.storageType(), count, rng));
-          byte[] expected = codec.decode(stored, new int[] {count}).bytes();
-          ChunkDecoding decoding = new ChunkDecoding(codec.storageType(), codec, new int[] {count});
-          assertTrue(decoding.byBlock(), what + ": not decoded by runs");
-          byte[] padded = Arrays.copyOf(stored, stored.length + 13);
-          DecodeBuffers buffers = DecodeBuffers.borrow();
-          assertArrayEquals(expected, Arrays.copyOf(decoding.decodeWhole(padded, stored.length, buffers),
-              expected.length), what);
-          ByteArrayOutputStream out = new ByteArrayOutputStream();
-          decoding.decodeBlocks(padded, stored.length, buffers, (buffer, offset, start, len) -> {
-            assertEquals(out.size(), start, what);
-            out.write(buffer, offset, len);
-          });
-          assertArrayEquals(expected, out.toByteArray(), what);
-          // a sink of shuffled blocks gets the chunk as one, which un-shuffles to the chunk
-          byte[][] shuffled = {null};
-          decoding.decodeBlocks(padded, stored.length, buffers, new io.github.sparkzarr.zarr.codec.BlockSink() {
-            @Override
-            public void block(byte[] buffer, int offset, int start, int len) {
-              assertFalse(alone, what + ": an un-shuffled block");
-            }
-
-            @Override
-            public boolean readsByteShuffled(int typeSize) {
-              return typeSize == size;
-            }
-
-            @Override
-            public void byteShuffledBlock(byte[] buffer, int offset, int start, int len, int typeSize) {
-              assertEquals(0, start, what);
-              assertEquals(count * size, len, what);
-              byte[] planes = Arrays.copyOfRange(buffer, offset, offset + len);
-              byte[] elements = new byte[len];
-              for (int i = 0; i < count; i++) {
-                for (int k = 0; k < size; k++) {
-                  elements[i * size + k] = planes[k * count + i];
-                }
-              }
-              shuffled[0] = elements;
-            }
-          });
-          if (alone) {
-            assertArrayEquals(expected, shuffled[0], what);
-          }
-          buffers.release();
+    forEachChunk(chains, 5, (c, buffers) -> {
+      String what = c.what();
+      boolean alone = c.codec().filters().size() == 1;
+      int size = c.codec().storageType().size();
+      assertArrayEquals(c.expected(), Arrays.copyOf(c.decoding().decodeWhole(c.padded(), c.length(), buffers),
+          c.expected().length), what);
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      c.decoding().decodeBlocks(c.padded(), c.length(), buffers, (buffer, offset, start, len) -> {
+        assertEquals(out.size(), start, what);
+        out.write(buffer, offset, len);
+      });
+      assertArrayEquals(c.expected(), out.toByteArray(), what);
+      // a sink of shuffled blocks gets the chunk as one, which un-shuffles to the chunk
+      byte[][] shuffled = {null};
+      c.decoding().decodeBlocks(c.padded(), c.length(), buffers, new io.github.sparkzarr.zarr.codec.BlockSink() {
+        @Override
+        public void block(byte[] buffer, int offset, int start, int len) {
+          assertFalse(alone, what + ": an un-shuffled block");
         }
+
+        @Override
+        public boolean readsByteShuffled(int typeSize) {
+          return typeSize == size;
+        }
+
+        @Override
+        public void byteShuffledBlock(byte[] buffer, int offset, int start, int len, int typeSize) {
+          assertEquals(0, start, what);
+          assertEquals(c.count() * size, len, what);
+          byte[] elements = new byte[len];
+          for (int i = 0; i < c.count(); i++) {
+            for (int k = 0; k < size; k++) {
+              elements[i * size + k] = buffer[offset + k * c.count() + i];
+            }
+          }
+          shuffled[0] = elements;
+        }
+      });
+      if (alone) {
+        assertArrayEquals(c.expected(), shuffled[0], what);
       }
-    }
+    });
   }
 
   @Test
