@@ -36,13 +36,7 @@ final class VectorBitPlaneTransposer implements BitPlaneTransposer {
       for (int g = first / 8, end = (first + done) / 8; g < end; g += ROW_BYTES_PER_STEP) {
         VectorByteTranspose.transpose(src, rowsStart + g, rowBytes, words);
         bitTranspose(words);
-        // words[4k + l] is word k of lane l's 64 elements
-        int out = plane + 8 * g;
-        for (int l = 0; l < 4; l++, out += 64) {
-          for (int k = 0; k < 8; k++) {
-            LittleEndian.writeLong(dst, out + 8 * k, words[4 * k + l]);
-          }
-        }
+        VectorByteTranspose.writeInOrder(words, dst, plane + 8 * g);
       }
     }
     return done;

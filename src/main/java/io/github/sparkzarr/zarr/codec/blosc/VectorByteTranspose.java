@@ -60,4 +60,17 @@ public final class VectorByteTranspose {
     w6.intoArray(words, 24);
     w7.intoArray(words, 28);
   }
+
+  /**
+   * Writes the 32 words {@link #transpose} left in {@code words} as 256 bytes from {@code
+   * dst[at]}, in the order of their rows' bytes: word k of lane w ({@code words[4 * k + w]}) at
+   * {@code at + 64 * w + 8 * k}. For byte planes, that is the 32 elements in order.
+   */
+  static void writeInOrder(long[] words, byte[] dst, int at) {
+    for (int w = 0; w < 4; w++, at += 64) {
+      for (int k = 0; k < 8; k++) {
+        LittleEndian.writeLong(dst, at + 8 * k, words[4 * k + w]);
+      }
+    }
+  }
 }

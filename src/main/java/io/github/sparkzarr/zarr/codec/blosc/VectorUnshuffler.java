@@ -72,12 +72,7 @@ final class VectorUnshuffler implements Unshuffler {
     long[] words = WORDS.get();
     for (int i = 0; i < whole; i += 32) {
       VectorByteTranspose.transpose(src, srcOff + i, n, words);
-      // words[4k + l] is element 8l + k of the 32
-      for (int l = 0, out = dstOff + 8 * i; l < 4; l++, out += 64) {
-        for (int k = 0; k < 8; k++) {
-          LittleEndian.writeLong(dst, out + 8 * k, words[4 * k + l]);
-        }
-      }
+      VectorByteTranspose.writeInOrder(words, dst, dstOff + 8 * i);
     }
     int end = n - n % 8;
     for (int i = whole; i < end; i += 8) {
