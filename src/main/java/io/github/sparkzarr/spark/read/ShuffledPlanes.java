@@ -1,6 +1,7 @@
 package io.github.sparkzarr.spark.read;
 
 import io.github.sparkzarr.zarr.codec.blosc.VectorByteTranspose;
+import java.nio.ByteOrder;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
@@ -69,6 +70,35 @@ final class ShuffledPlanes {
         scratch[32 + 8 * l + k] = scratch[4 * k + l];
       }
     }
+  }
+
+  /** Per thread: the scratch of {@link #longsInOrder}. */
+  static final ThreadLocal<long[]> SCRATCH = ThreadLocal.withInitial(() -> new long[64]);
+
+  /**
+   * How many 8-byte elements from element {@code j} of a chunk (before {@code end}) the next step
+   * of a loop takes: 32 of a byte-shuffled chunk, gathered in order into {@code scratch} by {@link
+   * #longsInOrder}, else eight.
+   */
+  static int step(NumericChunk c, int j, int end, long[] scratch) {
+    if (c.plane == 0 || j + 32 > end) {
+      return 8;
+    }
+    longsInOrder(c.bytes, c.offset + j, c.plane, scratch);
+    return 32;
+  }
+
+  /**
+   * 8-byte elements {@code j + q + 4 * part} to {@code j + q + 4 * part + 3} of a chunk, for a
+   * {@link #step} of {@code step} elements from {@code j}: of 32, from where {@link #longsInOrder}
+   * put them; of eight, from the chunk ({@code q} is 0).
+   */
+  static LongVector fourLongs(NumericChunk c, int j, int q, int part, int step, long[] scratch) {
+    if (step == 32) {
+      return LongVector.fromArray(L4, scratch, 32 + q + 4 * part);
+    }
+    return c.plane == 0 ? LongVector.fromByteArray(L4, c.bytes, c.offset + 8 * j + 32 * part, ByteOrder.LITTLE_ENDIAN)
+        : longs(c.bytes, c.offset + j, c.plane, part);
   }
 
   /** Four of eight bytes ({@code part} 0: the first four), each zero-extended to a long. */

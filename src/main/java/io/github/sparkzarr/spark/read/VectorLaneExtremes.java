@@ -1,6 +1,5 @@
 package io.github.sparkzarr.spark.read;
 
-import io.github.sparkzarr.zarr.codec.blosc.VectorByteTranspose;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
@@ -67,40 +66,17 @@ final class VectorLaneExtremes implements LaneExtremes {
 
   private static long longs(NumericChunk c, int i, int n, boolean max) {
     LongVector acc = LongVector.broadcast(L4, max ? Long.MIN_VALUE : Long.MAX_VALUE);
-    long[] words = WORDS.get();
+    long[] scratch = ShuffledPlanes.SCRATCH.get();
     for (int j = i; j < i + n; ) {
-      int step = step(c, j, i + n, words);
+      // the order of the elements does not matter to an extreme
+      int step = ShuffledPlanes.step(c, j, i + n, scratch);
       for (int part = 0; part < step / 4; part++) {
-        LongVector v = fourLongs(c, j, part, step, words);
+        LongVector v = ShuffledPlanes.fourLongs(c, j, 0, part, step, scratch);
         acc = max ? acc.max(v) : acc.min(v);
       }
       j += step;
     }
     return max ? acc.reduceLanes(VectorOperators.MAX) : acc.reduceLanes(VectorOperators.MIN);
-  }
-
-  /** Per thread: 32 elements gathered from byte planes by {@link VectorByteTranspose}. */
-  private static final ThreadLocal<long[]> WORDS = ThreadLocal.withInitial(() -> new long[32]);
-
-  /**
-   * How many 8-byte elements from element {@code j} (before {@code end}) the next step of a loop
-   * takes: 32 of a byte-shuffled chunk, gathered into {@code words} by one byte transpose of their
-   * planes (about twice as fast as assembling four from eight planes), else eight. The order of the
-   * elements does not matter to an extreme.
-   */
-  private static int step(NumericChunk c, int j, int end, long[] words) {
-    if (c.plane == 0 || j + 32 > end) {
-      return LANES;
-    }
-    VectorByteTranspose.transpose(c.bytes, c.offset + j, c.plane, words);
-    return 32;
-  }
-
-  /** Four of the elements of a {@link #step} from element {@code j}, as longs: part {@code part}. */
-  private static LongVector fourLongs(NumericChunk c, int j, int part, int step, long[] words) {
-    return step == 32 ? LongVector.fromArray(L4, words, 4 * part)
-        : c.plane == 0 ? LongVector.fromByteArray(L4, c.bytes, c.offset + 8 * j + 32 * part, LE)
-        : ShuffledPlanes.longs(c.bytes, c.offset + j, c.plane, part);
   }
 
   /** Both extremes of float32 elements: each is loaded (or gathered from its planes) once. */
@@ -141,11 +117,11 @@ final class VectorLaneExtremes implements LaneExtremes {
     DoubleVector hi = DoubleVector.broadcast(D4, Double.NEGATIVE_INFINITY);
     int nan = 0;
     int skipped = 0;
-    long[] words = WORDS.get();
+    long[] scratch = ShuffledPlanes.SCRATCH.get();
     for (int j = i; j < i + n; ) {
-      int step = step(c, j, i + n, words);
+      int step = ShuffledPlanes.step(c, j, i + n, scratch);
       for (int part = 0; part < step / 4; part++) {
-        DoubleVector v = fourLongs(c, j, part, step, words).reinterpretAsDoubles();
+        DoubleVector v = ShuffledPlanes.fourLongs(c, j, 0, part, step, scratch).reinterpretAsDoubles();
         VectorMask<Double> isNaN = v.test(VectorOperators.IS_NAN);
         VectorMask<Double> out = skips ? isNaN.or(v.eq(skip)) : isNaN;
         if (out.anyTrue()) {

@@ -71,16 +71,12 @@ final class VectorLaneSums implements LaneSums {
     DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
     DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
     DoubleVector skipped = DoubleVector.zero(D4);
-    long[] scratch = WORDS.get();
+    long[] scratch = ShuffledPlanes.SCRATCH.get();
     for (int j = 0; j < m; ) {
-      // a shuffled chunk's elements 32 at a time, gathered in order into scratch[32, 64)
-      int step = c.plane != 0 && j + 32 <= m ? 32 : LANES;
-      if (step == 32) {
-        ShuffledPlanes.longsInOrder(c.bytes, c.offset + i + j, c.plane, scratch);
-      }
+      int step = ShuffledPlanes.step(c, i + j, i + m, scratch);
       for (int q = 0; q < step; q += LANES) {
-        DoubleVector a = fourDoubles(c, i + j, q, 0, step, scratch);
-        DoubleVector b = fourDoubles(c, i + j, q, 1, step, scratch);
+        DoubleVector a = ShuffledPlanes.fourLongs(c, i + j, q, 0, step, scratch).reinterpretAsDoubles();
+        DoubleVector b = ShuffledPlanes.fourLongs(c, i + j, q, 1, step, scratch).reinterpretAsDoubles();
         VectorMask<Double> ma = a.eq(skip);
         VectorMask<Double> mb = b.eq(skip);
         if (nan) {
@@ -227,13 +223,9 @@ final class VectorLaneSums implements LaneSums {
     DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
     DoubleVector constant = DoubleVector.broadcast(D4, t.constant());
     boolean float32 = c.layout == NumericChunk.Layout.FLOAT32;
-    long[] scratch = WORDS.get();
+    long[] scratch = ShuffledPlanes.SCRATCH.get();
     for (int j = i; j < i + m; ) {
-      // a shuffled float64 chunk's elements 32 at a time, gathered in order into scratch[32, 64)
-      int step = !float32 && c.plane != 0 && j + 32 <= i + m ? 32 : LANES;
-      if (step == 32) {
-        ShuffledPlanes.longsInOrder(c.bytes, c.offset + j, c.plane, scratch);
-      }
+      int step = float32 ? LANES : ShuffledPlanes.step(c, j, i + m, scratch);
       for (int q = 0; q < step; q += LANES) {
         DoubleVector a;
         DoubleVector b;
@@ -243,8 +235,8 @@ final class VectorLaneSums implements LaneSums {
           a = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 0);
           b = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 1);
         } else {
-          a = fourDoubles(c, j, q, 0, step, scratch);
-          b = fourDoubles(c, j, q, 1, step, scratch);
+          a = ShuffledPlanes.fourLongs(c, j, q, 0, step, scratch).reinterpretAsDoubles();
+          b = ShuffledPlanes.fourLongs(c, j, q, 1, step, scratch).reinterpretAsDoubles();
         }
         lo = lo.add(apply(t, a, constant));
         hi = hi.add(apply(t, b, constant));
@@ -265,25 +257,6 @@ final class VectorLaneSums implements LaneSums {
       case '*' -> l.mul(r);
       default -> l.div(r);
     };
-  }
-
-  /**
-   * Per thread: 32 elements gathered from byte planes by {@link VectorByteTranspose}, and the same
-   * in order ({@link ShuffledPlanes#longsInOrder}).
-   */
-  private static final ThreadLocal<long[]> WORDS = ThreadLocal.withInitial(() -> new long[64]);
-
-  /**
-   * Float64 elements {@code k + q + 4 * part} to {@code k + q + 4 * part + 3} of a chunk, for a step
-   * of {@code step} elements from {@code k}: of 32, from {@code scratch[32...]} where {@link
-   * ShuffledPlanes#longsInOrder} put them; of eight, from the chunk ({@code q} is 0).
-   */
-  private static DoubleVector fourDoubles(NumericChunk c, int k, int q, int part, int step, long[] scratch) {
-    if (step == 32) {
-      return LongVector.fromArray(L4, scratch, 32 + q + 4 * part).reinterpretAsDoubles();
-    }
-    return c.plane == 0 ? DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * k + 32 * part, LE)
-        : ShuffledPlanes.doubles(c.bytes, c.offset + k, c.plane, part);
   }
 
   /**
@@ -309,7 +282,7 @@ final class VectorLaneSums implements LaneSums {
   }
 
   private static void addShuffledDoubles32(byte[] b, int offset, int plane, int n, double[] sums, int at) {
-    long[] words = WORDS.get();
+    long[] words = ShuffledPlanes.SCRATCH.get();
     double s0 = sums[at];
     double s1 = sums[at + 1];
     double s2 = sums[at + 2];
