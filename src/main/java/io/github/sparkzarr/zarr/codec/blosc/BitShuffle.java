@@ -9,35 +9,68 @@ package io.github.sparkzarr.zarr.codec.blosc;
 final class BitShuffle {
   private BitShuffle() {}
 
+  /**
+   * Shuffles in the two steps of {@link #unshuffle} run backwards: {@link ByteShuffle} splits a
+   * round of {@link #STEP} elements into byte planes, then each plane's bits go to their rows.
+   */
   static void shuffle(int typeSize, int blockBytes, byte[] src, int srcOff, byte[] dst, int dstOff) {
     int n = blockBytes / typeSize;
     if (n % 8 != 0) {
       System.arraycopy(src, srcOff, dst, dstOff, blockBytes);
       return;
     }
-    int rowBytes = n / 8;
-    int groupStride = 8 * typeSize;
-    for (int j = 0; j < typeSize; j++) {
-      int rowStart = dstOff + 8 * j * rowBytes;
-      for (int g = 0, in = srcOff + j; g < rowBytes; g++, in += groupStride) {
-        // byte m of x is byte j of element 8g+m; after the transpose byte b holds bit b of each
-        long x = 0;
-        for (int m = 0, e = in; m < 8; m++, e += typeSize) {
-          x |= (src[e] & 0xFFL) << (8 * m);
-        }
-        x = transpose8x8(x);
-        for (int b = 0, out = rowStart + g; b < 8; b++, out += rowBytes) {
-          dst[out] = (byte) (x >>> (8 * b));
-        }
+    if (typeSize == 1) {
+      fromBytePlanes(1, n, src, srcOff, dst, dstOff, 0, n);
+    } else {
+      byte[] planes = roundPlanes(typeSize);
+      for (int first = 0; first < n; first += STEP) {
+        int count = Math.min(STEP, n - first);
+        ByteShuffle.shuffle(typeSize, typeSize * count, src, srcOff + typeSize * first, planes, 0);
+        fromBytePlanes(typeSize, n, planes, 0, dst, dstOff, first, count);
       }
     }
     copyTail(typeSize, blockBytes, n, src, srcOff, dst, dstOff);
   }
 
+  /**
+   * The inverse of {@link #toBytePlanes}: byte j of element first + i, read from
+   * {@code src[srcOff + j * count + i]}, has its bits put in rows j*8..j*8+7 of the block's
+   * {@code n} elements at {@code dst}. The same two transposes, each its own inverse, in the
+   * other order.
+   */
+  static void fromBytePlanes(int typeSize, int n, byte[] src, int srcOff, byte[] dst, int dstOff,
+      int first, int count) {
+    int rowBytes = n / 8;
+    long[] w = new long[8];
+    for (int j = 0; j < typeSize; j++) {
+      int rowsStart = dstOff + 8 * j * rowBytes;
+      int plane = srcOff + j * count - first;
+      int g = first / 8;
+      int end = (first + count) / 8;
+      for (; g + 8 <= end; g += 8) {
+        int in = plane + 8 * g;
+        for (int r = 0; r < 8; r++) {
+          w[r] = transpose8x8(LittleEndian.readLong(src, in + 8 * r));
+        }
+        transposeBytes(w);
+        int out = rowsStart + g;
+        for (int r = 0; r < 8; r++) {
+          LittleEndian.writeLong(dst, out + r * rowBytes, w[r]);
+        }
+      }
+      for (; g < end; g++) {
+        long x = transpose8x8(LittleEndian.readLong(src, plane + 8 * g));
+        for (int b = 0, out = rowsStart + g; b < 8; b++, out += rowBytes) {
+          dst[out] = (byte) (x >>> (8 * b));
+        }
+      }
+    }
+  }
+
   /** Elements un-shuffled per round: their byte planes stay in the CPU's first-level cache. */
   private static final int STEP = 1024;
 
-  /** Per thread: the byte planes of one round of {@link #unshuffle}. */
+  /** Per thread: the byte planes of one round of {@link #unshuffle} or {@link #shuffle}. */
   private static final ThreadLocal<byte[]> PLANES = ThreadLocal.withInitial(() -> new byte[0]);
 
   /**
@@ -55,11 +88,7 @@ final class BitShuffle {
     if (typeSize == 1) {
       toBytePlanes(1, n, src, srcOff, dst, dstOff, 0, n);
     } else {
-      byte[] planes = PLANES.get();
-      if (planes.length < typeSize * STEP) {
-        planes = new byte[typeSize * STEP];
-        PLANES.set(planes);
-      }
+      byte[] planes = roundPlanes(typeSize);
       for (int first = 0; first < n; first += STEP) {
         int count = Math.min(STEP, n - first);
         toBytePlanes(typeSize, n, src, srcOff, planes, 0, first, count);
@@ -68,6 +97,15 @@ final class BitShuffle {
       }
     }
     copyTail(typeSize, blockBytes, n, src, srcOff, dst, dstOff);
+  }
+
+  private static byte[] roundPlanes(int typeSize) {
+    byte[] planes = PLANES.get();
+    if (planes.length < typeSize * STEP) {
+      planes = new byte[typeSize * STEP];
+      PLANES.set(planes);
+    }
+    return planes;
   }
 
   /**
@@ -81,47 +119,24 @@ final class BitShuffle {
         ? 0
         : BitPlaneTransposer.BEST.toBytePlanes(typeSize, n, src, srcOff, dst, dstOff, first, count);
     int rowBytes = n / 8;
+    long[] w = new long[8];
     for (int j = 0; j < typeSize; j++) {
       int rowsStart = srcOff + 8 * j * rowBytes;
       int plane = dstOff + j * count - first;
       int g = (first + done) / 8;
       int end = (first + count) / 8;
       // Eight bytes of each of the eight rows at once: a byte transpose of the eight words gives,
-      // per word, the eight bytes that one bit transpose turns into eight elements' byte j. The
-      // words stay in locals, so the JIT keeps them in registers.
+      // per word, the eight bytes that one bit transpose turns into eight elements' byte j.
       for (; g + 8 <= end; g += 8) {
         int at = rowsStart + g;
-        long w0 = LittleEndian.readLong(src, at);
-        long w1 = LittleEndian.readLong(src, at + rowBytes);
-        long w2 = LittleEndian.readLong(src, at + 2 * rowBytes);
-        long w3 = LittleEndian.readLong(src, at + 3 * rowBytes);
-        long w4 = LittleEndian.readLong(src, at + 4 * rowBytes);
-        long w5 = LittleEndian.readLong(src, at + 5 * rowBytes);
-        long w6 = LittleEndian.readLong(src, at + 6 * rowBytes);
-        long w7 = LittleEndian.readLong(src, at + 7 * rowBytes);
-        // byte transpose: swap bytes, then byte pairs, then halves between words 1, 2 and 4 apart
-        long t;
-        t = ((w0 >>> 8) ^ w1) & BYTES; w1 ^= t; w0 ^= t << 8;
-        t = ((w2 >>> 8) ^ w3) & BYTES; w3 ^= t; w2 ^= t << 8;
-        t = ((w4 >>> 8) ^ w5) & BYTES; w5 ^= t; w4 ^= t << 8;
-        t = ((w6 >>> 8) ^ w7) & BYTES; w7 ^= t; w6 ^= t << 8;
-        t = ((w0 >>> 16) ^ w2) & PAIRS; w2 ^= t; w0 ^= t << 16;
-        t = ((w1 >>> 16) ^ w3) & PAIRS; w3 ^= t; w1 ^= t << 16;
-        t = ((w4 >>> 16) ^ w6) & PAIRS; w6 ^= t; w4 ^= t << 16;
-        t = ((w5 >>> 16) ^ w7) & PAIRS; w7 ^= t; w5 ^= t << 16;
-        t = ((w0 >>> 32) ^ w4) & HALVES; w4 ^= t; w0 ^= t << 32;
-        t = ((w1 >>> 32) ^ w5) & HALVES; w5 ^= t; w1 ^= t << 32;
-        t = ((w2 >>> 32) ^ w6) & HALVES; w6 ^= t; w2 ^= t << 32;
-        t = ((w3 >>> 32) ^ w7) & HALVES; w7 ^= t; w3 ^= t << 32;
+        for (int r = 0; r < 8; r++) {
+          w[r] = LittleEndian.readLong(src, at + r * rowBytes);
+        }
+        transposeBytes(w);
         int out = plane + 8 * g;
-        LittleEndian.writeLong(dst, out, transpose8x8(w0));
-        LittleEndian.writeLong(dst, out + 8, transpose8x8(w1));
-        LittleEndian.writeLong(dst, out + 16, transpose8x8(w2));
-        LittleEndian.writeLong(dst, out + 24, transpose8x8(w3));
-        LittleEndian.writeLong(dst, out + 32, transpose8x8(w4));
-        LittleEndian.writeLong(dst, out + 40, transpose8x8(w5));
-        LittleEndian.writeLong(dst, out + 48, transpose8x8(w6));
-        LittleEndian.writeLong(dst, out + 56, transpose8x8(w7));
+        for (int r = 0; r < 8; r++) {
+          LittleEndian.writeLong(dst, out + 8 * r, transpose8x8(w[r]));
+        }
       }
       for (; g < end; g++) {
         long x = 0;
@@ -131,6 +146,33 @@ final class BitShuffle {
         LittleEndian.writeLong(dst, plane + 8 * g, transpose8x8(x));
       }
     }
+  }
+
+  /**
+   * Transposes the 8x8 byte matrix whose row r is word r (byte c of word r moves to byte r of
+   * word c): bytes, then byte pairs, then halves swapped between words 1, 2 and 4 apart. Its own
+   * inverse. The JIT keeps the eight words in registers.
+   */
+  private static void transposeBytes(long[] w) {
+    swap(w, 0, 1, 8, BYTES);
+    swap(w, 2, 3, 8, BYTES);
+    swap(w, 4, 5, 8, BYTES);
+    swap(w, 6, 7, 8, BYTES);
+    swap(w, 0, 2, 16, PAIRS);
+    swap(w, 1, 3, 16, PAIRS);
+    swap(w, 4, 6, 16, PAIRS);
+    swap(w, 5, 7, 16, PAIRS);
+    swap(w, 0, 4, 32, HALVES);
+    swap(w, 1, 5, 32, HALVES);
+    swap(w, 2, 6, 32, HALVES);
+    swap(w, 3, 7, 32, HALVES);
+  }
+
+  /** Swaps the masked high parts of word a with the masked low parts of word b. */
+  private static void swap(long[] w, int a, int b, int shift, long mask) {
+    long t = ((w[a] >>> shift) ^ w[b]) & mask;
+    w[b] ^= t;
+    w[a] ^= t << shift;
   }
 
   private static final long BYTES = 0x00FF00FF00FF00FFL;

@@ -88,12 +88,16 @@ class BloscShuffleAndLzTest {
             }
           }
         }
-        byte[] shuffled = new byte[blockBytes];
-        BitShuffle.shuffle(typeSize, blockBytes, src, 0, shuffled, 0);
-        assertArrayEquals(expected, shuffled, "typesize " + typeSize + " elements " + elements);
-        byte[] back = new byte[blockBytes];
-        BitShuffle.unshuffle(typeSize, blockBytes, shuffled, 0, back, 0);
-        assertArrayEquals(src, back);
+        // inside larger arrays, at odd offsets, as blosc's blocks are
+        byte[] padded = new byte[blockBytes + 10];
+        System.arraycopy(src, 0, padded, 3, blockBytes);
+        byte[] shuffled = new byte[blockBytes + 10];
+        BitShuffle.shuffle(typeSize, blockBytes, padded, 3, shuffled, 5);
+        String what = "typesize " + typeSize + " elements " + elements;
+        assertArrayEquals(expected, java.util.Arrays.copyOfRange(shuffled, 5, 5 + blockBytes), what);
+        byte[] back = new byte[blockBytes + 10];
+        BitShuffle.unshuffle(typeSize, blockBytes, shuffled, 5, back, 7);
+        assertArrayEquals(src, java.util.Arrays.copyOfRange(back, 7, 7 + blockBytes), what);
       }
     }
   }
