@@ -173,6 +173,40 @@ class GroupByFunctionPushdownTest extends SparkTestBase {
   }
 
   /**
+   * A partition keeps a slot per group cell it meets, so partitions of many small-celled tiles hold
+   * at most ZarrScan.MAX_GROUP_CELLS (2^20) cells, however few bytes they read: here every element
+   * is its own group (v(x, y), 2 Mi float32 in chunks of 256 x 256, 65,536 cells per tile), 8 MiB
+   * that would otherwise be one partition, and the scan makes two of 16 tiles each. The groups'
+   * count, sum, minimum and maximum are Spark's.
+   */
+  @Test
+  void partitionsHoldAtMostAMillionGroupCells() throws Exception {
+    Path dir = Files.createTempDirectory("zarr-cells").resolve("c.zarr");
+    HadoopStore s = new HadoopStore(dir.toString(), new Configuration());
+    ZarrHierarchy.writeGroupV2(s, "", null);
+    ZarrArray v = array(s, "v", "<f4", new long[] {2048, 1024}, new int[] {256, 256}, List.of("x", "y"), Json.object());
+    ZarrPushdownTest.writeAll(v, (i, j) -> (i * 7 + j * 3) % 1000 * 0.5);
+    dir.toFile().deleteOnExit();
+    String grouped = "SELECT x, y, avg(v) AS a FROM c GROUP BY x, y";
+    String summary = "SELECT count(*), sum(a), min(a), max(a), count(DISTINCT x, y) FROM (" + grouped + ")";
+    Dataset<Row>[] results = new Dataset[2];
+    for (boolean pushDown : new boolean[] {true, false}) {
+      spark().read().format("zarr").option("pushDownAggregate", pushDown).load(dir.toString())
+          .createOrReplaceTempView("c");
+      Dataset<Row> on = spark().sql(grouped);
+      assertEquals(pushDown, pushed(on));
+      if (pushDown) {
+        String plan = on.queryExecution().executedPlan().toString();
+        assertTrue(plan.contains(" complete"), plan);
+        assertEquals(2, on.rdd().getNumPartitions(), plan);
+      }
+      results[pushDown ? 0 : 1] = spark().sql(summary);
+    }
+    assertRowsEqual(results[1].collectAsList(), results[0].collectAsList(), summary);
+    assertEquals(2048L * 1024, results[0].first().getLong(0));
+  }
+
+  /**
    * Pushed, complete when one partition is planned (unless weighted sums forbid it), and with the
    * schema and rows of the same query without pushdown; in one partition and in one per chunk.
    */

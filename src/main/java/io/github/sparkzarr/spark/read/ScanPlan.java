@@ -48,6 +48,19 @@ public record ScanPlan(DatasetView view, List<OutputColumn> columns, IntervalSet
   }
 
   /**
+   * At most how many group cells one tile holds: the product of the selected positions inside one
+   * chunk along each grouped dimension. A partition's aggregate keeps a slot per cell it meets.
+   */
+  public long cellsPerTile() {
+    long n = 1;
+    for (int k = 0; k < tileDims; k++) {
+      int d = order[k];
+      n = Math.multiplyExact(n, Math.min(view.planChunks()[d], selection[d].size()));
+    }
+    return n;
+  }
+
+  /**
    * The selected elements of one group cell (one position along each grouped dimension): the
    * product of the selection's sizes along the other dimensions. A partition returns a partial
    * row per cell it touches, so this is how many elements each of those rows sums up.

@@ -211,7 +211,8 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
   static final long FEW_ELEMENTS_PER_CELL = 1024;
 
   /**
-   * Chunks a partition may hold: what the split size holds; for a grouped aggregate whose tile does
+   * Chunks a partition may hold: what the split size holds, and for a grouped aggregate whole tiles
+   * of at most {@link #MAX_GROUP_CELLS} group cells; for a grouped aggregate whose tile does
    * not fit, the whole tile when each of its group cells has few elements (splitting it would make
    * Spark merge a partial row per cell and partition) and the tile is at most twice {@code
    * maxPartitionBytes}.
@@ -224,7 +225,25 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
         && tile <= 2 * maxPartitionBytes(SparkSession.active()) / chunkBytes()) {
       return tile;
     }
-    return n;
+    return Math.min(n, groupCellsCap());
+  }
+
+  /**
+   * Group cells a partition of a grouped aggregate may hold, unless one tile has more: each cell
+   * costs a slot in every accumulator (8 to 72 bytes) and a partial row, so a partition of many
+   * small-celled tiles (a mean over a dimension of length 1 groups every element apart) would
+   * need far more memory than its chunks.
+   */
+  static final long MAX_GROUP_CELLS = 1L << 20;
+
+  /** The chunks of as many whole tiles as keep a partition within {@link #MAX_GROUP_CELLS}. */
+  private long groupCellsCap() {
+    if (aggregate == null || plan.tileDims() == 0) {
+      return Long.MAX_VALUE;
+    }
+    long tiles = Math.max(1, MAX_GROUP_CELLS / Math.max(1, plan.cellsPerTile()));
+    long tile = plan.chunksPerTile();
+    return tiles > Long.MAX_VALUE / tile ? Long.MAX_VALUE : tiles * tile;
   }
 
   /** The leading chunks that hold at least LIMIT selected rows. */
