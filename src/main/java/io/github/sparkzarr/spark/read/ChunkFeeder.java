@@ -70,7 +70,7 @@ final class ChunkFeeder implements BlockSink {
       }
     }
     lastStride = ls;
-    int first = runStart(len, strides, groupDims, ls);
+    int first = runStart(len, strides, cellSteps(rank, groupDims, groupStride));
     int r = 1;
     for (int d = first; d < rank; d++) {
       r *= len[d];
@@ -82,28 +82,30 @@ final class ChunkFeeder implements BlockSink {
 
   /**
    * The first dimension of a run: the last one, and the ones before it while the box covers whole
-   * rows of the decoded data and they are not grouped on, so that a contiguous box is added in a
-   * few long runs rather than one per row.
+   * rows of the decoded data and the run's group cell still moves by the same step per element:
+   * dimensions not grouped on while the last one is not either (every element of the run goes to
+   * one cell), or grouped on right after it in the same order (a map grouped by lat, lon over a
+   * whole chunk: one run of lat x lon elements, each to the next cell). A contiguous box is then
+   * added in a few long runs rather than one per row.
    */
-  private static int runStart(int[] len, long[] strides, int[] groupDims, int lastStride) {
+  private static int runStart(int[] len, long[] strides, long[] cellStep) {
     int first = Math.max(0, len.length - 1);
-    if (lastStride != 0) {
-      return first;
-    }
-    while (first > 0 && !contains(groupDims, first - 1)
-        && strides[first - 1] == len[first] * strides[first]) {
+    while (first > 0 && strides[first - 1] == len[first] * strides[first]
+        && cellStep[first - 1] == len[first] * cellStep[first]) {
       first--;
     }
     return first;
   }
 
-  private static boolean contains(int[] values, int value) {
-    for (int v : values) {
-      if (v == value) {
-        return true;
+  /** How far one step along each dimension moves the group cell (0 for a dimension not grouped on). */
+  private static long[] cellSteps(int rank, int[] groupDims, int[] groupStride) {
+    long[] step = new long[rank];
+    for (int k = 0; k < groupDims.length; k++) {
+      if (groupDims[k] < rank) {
+        step[groupDims[k]] += groupStride[k];
       }
     }
-    return false;
+    return step;
   }
 
   @Override
