@@ -139,6 +139,13 @@ final class GroupSlots {
     }
   }
 
+  /** Makes room for {@code more} new groups at once, rather than doubling as they come. */
+  void reserve(int more) {
+    if (size + more > codeOfSlot.length) {
+      codeOfSlot = Arrays.copyOf(codeOfSlot, size + more);
+    }
+  }
+
   private int add(long code) {
     if (size == codeOfSlot.length) {
       codeOfSlot = Arrays.copyOf(codeOfSlot, size * 2);
@@ -172,6 +179,39 @@ final class GroupSlots {
 
   int size() {
     return range < 0 ? keys.size() : size;
+  }
+
+  /**
+   * The position of key {@code k} in each of slots {@code [from, from + count)}, into {@code
+   * out[0, count)}: {@link #position} of each, without its two divisions where a slot's code
+   * follows the one before (slots met in C order, as when every element is its own group), which
+   * would cost more than adding the elements up.
+   */
+  void positions(int k, int from, int count, long[] out) {
+    if (range < 0) {
+      for (int i = 0; i < count; i++) {
+        out[i] = keys.get(from + i)[k];
+      }
+      return;
+    }
+    long step = stride[k];
+    long before = Long.MIN_VALUE;
+    long below = 0; // the code's remainder by step
+    long digit = 0;
+    for (int i = 0; i < count; i++) {
+      long code = codeOfSlot[from + i];
+      if (code == before + 1) {
+        if (++below == step) {
+          below = 0;
+          digit = digit + 1 == radix[k] ? 0 : digit + 1;
+        }
+      } else {
+        below = code % step;
+        digit = code / step % radix[k];
+      }
+      before = code;
+      out[i] = first[k] + digit;
+    }
   }
 
   /** The position of key {@code k} in slot {@code s}. */

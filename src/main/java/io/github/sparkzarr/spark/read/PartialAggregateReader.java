@@ -370,6 +370,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
         }
       }
     }
+    slots.reserve(groups);
     long[] inner = parts[dims - 1];
     int[] idx = new int[dims - 1];
     for (int g = 0; g < groups; ) {
@@ -455,34 +456,53 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     WritableColumnVector v = new OnHeapColumnVector(Math.max(1, n), schema.fields()[k].dataType());
     GroupKey key = keys.get(k);
     if (key.function() != null) {
-      for (int s = 0; s < n; s++) {
-        keyValues[k].write(slots.position(s, k), v, s);
-      }
+      forEachPiece(k, n, (p, from, m) -> {
+        for (int i = 0; i < m; i++) {
+          keyValues[k].write(p[i], v, from + i);
+        }
+      });
       return v;
     }
     if (key.isPosition(view)) {
-      for (int s = 0; s < n; s++) {
-        v.putLong(s, slots.position(s, k));
-      }
+      forEachPiece(k, n, (p, from, m) -> v.putLongs(from, m, p, 0));
       return v;
-    }
-    long min = Long.MAX_VALUE;
-    long max = -1;
-    for (int s = 0; s < n; s++) {
-      min = Math.min(min, slots.position(s, k));
-      max = Math.max(max, slots.position(s, k));
     }
     if (n == 0) {
       return v;
     }
+    long[] range = {Long.MAX_VALUE, -1};
+    forEachPiece(k, n, (p, from, m) -> {
+      for (int i = 0; i < m; i++) {
+        range[0] = Math.min(range[0], p[i]);
+        range[1] = Math.max(range[1], p[i]);
+      }
+    });
+    long min = range[0];
     DatasetView.Dimension dim = view.dims().get(groupDims[k]);
     ZarrArray coordinate = dim.coordinate().open(store);
-    ChunkData values = coordinate.read(new long[] {min}, new int[] {(int) (max - min + 1)});
+    ChunkData values = coordinate.read(new long[] {min}, new int[] {(int) (range[1] - min + 1)});
     ValueWriter writer = ValueWriters.of(coordinate.memoryType(), dim.cf());
-    for (int s = 0; s < n; s++) {
-      writer.write(values, (int) (slots.position(s, k) - min), v, s, 1);
-    }
+    forEachPiece(k, n, (p, from, m) -> {
+      for (int i = 0; i < m; i++) {
+        writer.write(values, (int) (p[i] - min), v, from + i, 1);
+      }
+    });
     return v;
+  }
+
+  /** Receives key positions of slots {@code [from, from + m)} in {@code positions[0, m)}. */
+  private interface PositionPiece {
+    void accept(long[] positions, int from, int m);
+  }
+
+  /** Key {@code k}'s positions of slots {@code [0, n)}, a cache-sized piece at a time. */
+  private void forEachPiece(int k, int n, PositionPiece piece) {
+    long[] positions = new long[Math.min(n, 4096)];
+    for (int from = 0; from < n; from += positions.length) {
+      int m = Math.min(positions.length, n - from);
+      slots.positions(k, from, m, positions);
+      piece.accept(positions, from, m);
+    }
   }
 
   @Override

@@ -56,4 +56,43 @@ class GroupSlotsTest {
     assertEquals(0, slots.slot(new long[0]));
     assertEquals(1, slots.size());
   }
+
+  /**
+   * positions(k, n) is position(s, k) for every slot, whether groups are met in C order (codes
+   * one after the other, carrying over every key), with gaps, in a random order or by tuple.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"C order", "gaps", "random", "tuples"})
+  void positionsOfAllSlotsAreEachSlotsPosition(String order) {
+    long[] radix = order.equals("tuples") ? new long[] {3, 1L << 40, 1L << 40} : new long[] {3, 5, 7};
+    GroupSlots slots = new GroupSlots(new long[] {10, 20, 30}, radix);
+    java.util.List<long[]> tuples = new java.util.ArrayList<>();
+    for (long a = 0; a < 3; a++) {
+      for (long b = 0; b < 5; b++) {
+        for (long c = 0; c < 7; c++) {
+          if (!order.equals("gaps") || (a * 35 + b * 7 + c) % 4 != 1) {
+            tuples.add(new long[] {10 + a, 20 + b, 30 + c});
+          }
+        }
+      }
+    }
+    if (order.equals("random")) {
+      java.util.Collections.shuffle(tuples, new java.util.Random(3));
+    }
+    tuples.forEach(slots::slot);
+    int n = slots.size();
+    assertEquals(tuples.size(), n);
+    for (int k = 0; k < 3; k++) {
+      long[] all = new long[n];
+      for (int from = 0; from < n; from += 16) { // in pieces, as callers ask for them
+        long[] piece = new long[16];
+        slots.positions(k, from, Math.min(16, n - from), piece);
+        System.arraycopy(piece, 0, all, from, Math.min(16, n - from));
+      }
+      for (int s = 0; s < n; s++) {
+        assertEquals(slots.position(s, k), all[s], order + ": key " + k + ", slot " + s);
+        assertEquals(tuples.get(s)[k], all[s], order + ": key " + k + ", slot " + s);
+      }
+    }
+  }
 }
