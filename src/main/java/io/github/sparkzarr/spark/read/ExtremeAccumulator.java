@@ -129,6 +129,13 @@ final class ExtremeAccumulator implements RowAccumulator {
    * extreme is that of its stored integers, unpacked.
    */
   private void addStored(NumericChunk chunk, int from, int n, int slot) {
+    int small = smallIntegerElements(chunk, n);
+    if (small > 0) {
+      kernels.smallIntegerExtremes(chunk, from, small, storedExtremes);
+      addStoredExtremes(chunk, storedExtremes, slot);
+      from += small;
+      n -= small;
+    }
     boolean storedMax = max != chunk.unpackReversesOrder();
     int i = from;
     int whole = n - n % LaneExtremes.LANES;
@@ -139,6 +146,26 @@ final class ExtremeAccumulator implements RowAccumulator {
     long rest = stored.extreme(chunk, i, from + n - i, storedMax);
     if (stored.counted > 0) {
       addStoredValue(chunk, rest, slot);
+    }
+  }
+
+  private final long[] storedExtremes = new long[3];
+
+  /**
+   * How many of a run's {@code n} elements {@link LaneExtremes#smallIntegerExtremes} takes: a
+   * multiple of its lanes for 1- and 2-byte integers one after the other, nothing masked but one
+   * value; else 0.
+   */
+  int smallIntegerElements(NumericChunk chunk, int n) {
+    boolean lanes = kernels != null && chunk.layout.isSmallInteger() && chunk.plane == 0
+        && chunk.storedIntegersReadable();
+    return lanes ? n - n % LaneExtremes.SMALL_LANES : 0;
+  }
+
+  /** The stored minimum and maximum of {@link LaneExtremes#smallIntegerExtremes}: this side's, unpacked. */
+  void addStoredExtremes(NumericChunk chunk, long[] extremes, int slot) {
+    if (extremes[2] > 0) {
+      addStoredValue(chunk, extremes[max != chunk.unpackReversesOrder() ? 1 : 0], slot);
     }
   }
 

@@ -3,8 +3,9 @@ package io.github.sparkzarr.spark.read;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 
 /**
- * The MIN and the MAX of one variable in one query, fed together: a run of floats is read once
- * for both ({@link LaneExtremes#extremes}), where two accumulators would each load it (and, from
+ * The MIN and the MAX of one variable in one query, fed together: a run of floats, or of 1- and
+ * 2-byte integers, is read once for both ({@link LaneExtremes#extremes}, {@link
+ * LaneExtremes#smallIntegerExtremes}), where two accumulators would each load it (and, from
  * blosc's byte-shuffled blocks, gather it from four planes). Everything else is handed to each.
  * It takes the MIN's place among a scan's accumulators; {@link #maxPlace} takes the MAX's.
  */
@@ -13,6 +14,7 @@ final class ExtremePair implements RowAccumulator {
   private final ExtremeAccumulator max;
   private final double[] both = new double[2];
   private final int[] left = new int[2];
+  private final long[] stored = new long[3];
 
   ExtremePair(ExtremeAccumulator min, ExtremeAccumulator max) {
     this.min = min;
@@ -27,6 +29,15 @@ final class ExtremePair implements RowAccumulator {
 
   @Override
   public void add(NumericChunk chunk, int from, int n, int slot) {
+    int small = min.smallIntegerElements(chunk, n);
+    if (small > 0) {
+      min.kernels().smallIntegerExtremes(chunk, from, small, stored);
+      min.addStoredExtremes(chunk, stored, slot);
+      max.addStoredExtremes(chunk, stored, slot);
+      min.add(chunk, from + small, n - small, slot);
+      max.add(chunk, from + small, n - small, slot);
+      return;
+    }
     int whole = min.laneElements(chunk, n);
     if (whole == 0) {
       min.add(chunk, from, n, slot);

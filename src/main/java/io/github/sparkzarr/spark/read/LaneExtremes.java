@@ -31,6 +31,18 @@ interface LaneExtremes {
    */
   long integralExtreme(NumericChunk chunk, int i, int n, boolean max);
 
+  /** Elements a run of {@link #smallIntegerExtremes} must be a multiple of: one byte vector. */
+  int SMALL_LANES = 32;
+
+  /**
+   * The smallest ({@code out[0]}) and the largest ({@code out[1]}) stored value of elements
+   * {@code [i, i + n)} of {@code chunk}, 1- or 2-byte integers one after the other, {@code n} a
+   * multiple of {@link #SMALL_LANES}, in one pass, leaving out the elements storing {@link
+   * NumericChunk#skippedValue} when {@link NumericChunk#skipsOneValue}; {@code out[2]} how many
+   * were not left out (when none, {@code out[0]} and {@code out[1]} mean nothing).
+   */
+  void smallIntegerExtremes(NumericChunk chunk, int i, int n, long[] out);
+
   /**
    * A row of a map (one slot per element): element {@code j} of {@code [i, i + n)} of
    * {@code chunk}, a float layout, {@code n} a multiple of 8, becomes {@code extremes[at + j]}

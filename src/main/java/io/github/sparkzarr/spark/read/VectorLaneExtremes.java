@@ -1,10 +1,12 @@
 package io.github.sparkzarr.spark.read;
 
 import java.nio.ByteOrder;
+import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
@@ -19,6 +21,8 @@ final class VectorLaneExtremes implements LaneExtremes {
   private static final VectorSpecies<Double> D4 = DoubleVector.SPECIES_256;
   private static final VectorSpecies<Integer> I8 = IntVector.SPECIES_256;
   private static final VectorSpecies<Long> L4 = LongVector.SPECIES_256;
+  private static final VectorSpecies<Short> S16 = ShortVector.SPECIES_256;
+  private static final VectorSpecies<Byte> B32 = ByteVector.SPECIES_256;
   private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
   @Override
@@ -33,6 +37,67 @@ final class VectorLaneExtremes implements LaneExtremes {
   @Override
   public long integralExtreme(NumericChunk c, int i, int n, boolean max) {
     return c.layout == NumericChunk.Layout.INT32 ? ints(c, i, n, max) : longs(c, i, n, max);
+  }
+
+  /**
+   * Unsigned values are compared as signed ones with their top bit flipped, which keeps their
+   * order; left-out elements are replaced by the identity of MIN and of MAX and counted.
+   */
+  @Override
+  public void smallIntegerExtremes(NumericChunk c, int i, int n, long[] out) {
+    NumericChunk.Layout t = c.layout;
+    boolean unsigned = t == NumericChunk.Layout.UINT8 || t == NumericChunk.Layout.UINT16;
+    boolean wide = t == NumericChunk.Layout.INT16 || t == NumericChunk.Layout.UINT16;
+    int bits = wide ? 16 : 8;
+    long lowest = unsigned ? 0 : -(1L << (bits - 1));
+    // a masked value outside the type's range masks nothing
+    boolean skips = c.skipsOneValue && c.skippedValue >= lowest && c.skippedValue < lowest + (1L << bits);
+    long left = wide ? shortExtremes(c, i, n, unsigned, skips, out) : byteExtremes(c, i, n, unsigned, skips, out);
+    out[2] = n - left;
+  }
+
+  private static long shortExtremes(NumericChunk c, int i, int n, boolean unsigned, boolean skips, long[] out) {
+    short flip = unsigned ? Short.MIN_VALUE : 0;
+    short skip = (short) c.skippedValue;
+    VectorMask<Short> skipping = S16.maskAll(skips);
+    ShortVector lo = ShortVector.broadcast(S16, Short.MAX_VALUE);
+    ShortVector hi = ShortVector.broadcast(S16, Short.MIN_VALUE);
+    long left = 0;
+    for (int j = i; j < i + n; j += S16.length()) {
+      ShortVector v = ShortVector.fromByteArray(S16, c.bytes, c.offset + 2 * j, LE);
+      VectorMask<Short> out0 = v.eq(skip).and(skipping);
+      ShortVector x = v.lanewise(VectorOperators.XOR, flip);
+      lo = lo.min(x.blend(Short.MAX_VALUE, out0));
+      hi = hi.max(x.blend(Short.MIN_VALUE, out0));
+      left += out0.trueCount();
+    }
+    short min = (short) (lo.reduceLanes(VectorOperators.MIN) ^ flip);
+    short max = (short) (hi.reduceLanes(VectorOperators.MAX) ^ flip);
+    out[0] = unsigned ? min & 0xFFFF : min;
+    out[1] = unsigned ? max & 0xFFFF : max;
+    return left;
+  }
+
+  private static long byteExtremes(NumericChunk c, int i, int n, boolean unsigned, boolean skips, long[] out) {
+    byte flip = unsigned ? Byte.MIN_VALUE : 0;
+    byte skip = (byte) c.skippedValue;
+    VectorMask<Byte> skipping = B32.maskAll(skips);
+    ByteVector lo = ByteVector.broadcast(B32, Byte.MAX_VALUE);
+    ByteVector hi = ByteVector.broadcast(B32, Byte.MIN_VALUE);
+    long left = 0;
+    for (int j = i; j < i + n; j += B32.length()) {
+      ByteVector v = ByteVector.fromArray(B32, c.bytes, c.offset + j);
+      VectorMask<Byte> out0 = v.eq(skip).and(skipping);
+      ByteVector x = v.lanewise(VectorOperators.XOR, flip);
+      lo = lo.min(x.blend(Byte.MAX_VALUE, out0));
+      hi = hi.max(x.blend(Byte.MIN_VALUE, out0));
+      left += out0.trueCount();
+    }
+    byte min = (byte) (lo.reduceLanes(VectorOperators.MIN) ^ flip);
+    byte max = (byte) (hi.reduceLanes(VectorOperators.MAX) ^ flip);
+    out[0] = unsigned ? min & 0xFF : min;
+    out[1] = unsigned ? max & 0xFF : max;
+    return left;
   }
 
   @Override

@@ -129,6 +129,63 @@ class ExtremeAccumulatorTest {
    * chosen places, values all of one sign, and a masked value (CF), which leaves every element to
    * the loop.
    */
+  /**
+   * 1- and 2-byte integers, signed and not, in SIMD lanes: the stored minimum, maximum and count
+   * of the elements not masked, with nothing masked, a value that occurs masked, a value outside
+   * the type's range (masks nothing), and every element masked; runs at odd offsets.
+   */
+  @Test
+  void smallIntegerRunsGiveTheirExtremesAndCounts() {
+    Random random = new Random(11);
+    for (DataType.Kind kind : new DataType.Kind[] {DataType.Kind.INT, DataType.Kind.UINT}) {
+      for (int size : new int[] {1, 2}) {
+        DataType t = DataType.numeric(kind, size, ByteOrder.LITTLE_ENDIAN);
+        long lowest = kind == DataType.Kind.UINT ? 0 : -(1L << (8 * size - 1));
+        long span = 1L << (8 * size);
+        for (int run = 0; run < 40; run++) {
+          int n = LaneExtremes.SMALL_LANES * (1 + random.nextInt(6));
+          int pad = random.nextInt(7);
+          long[] values = new long[n];
+          for (int k = 0; k < n; k++) {
+            // extremes of the type now and then, to check the unsigned order
+            values[k] = random.nextInt(9) == 0 ? (random.nextBoolean() ? lowest : lowest + span - 1)
+                : lowest + Math.floorMod(random.nextLong(), span);
+          }
+          long mask = switch (run % 4) {
+            case 0 -> Long.MIN_VALUE; // nothing masked
+            case 1 -> values[random.nextInt(n)];
+            case 2 -> lowest - 1; // outside the range
+            default -> values[0];
+          };
+          if (run % 4 == 3) {
+            java.util.Arrays.fill(values, mask);
+          }
+          CfDecoding cf = mask == Long.MIN_VALUE ? null
+              : new CfDecoding(new double[] {mask}, false, 1, 0, false, true, null);
+          NumericChunk chunk = new NumericChunk(integerBytes(values, size, pad, false), pad, 0, 0, t, cf);
+          long min = Long.MAX_VALUE;
+          long max = Long.MIN_VALUE;
+          long kept = 0;
+          for (long v : values) {
+            if (cf == null || v != mask) {
+              min = Math.min(min, v);
+              max = Math.max(max, v);
+              kept++;
+            }
+          }
+          long[] out = new long[3];
+          LaneExtremes.best().smallIntegerExtremes(chunk, 0, n, out);
+          String what = kind + " " + size + " run " + run;
+          assertEquals(kept, out[2], what);
+          if (kept > 0) {
+            assertEquals(min, out[0], what);
+            assertEquals(max, out[1], what);
+          }
+        }
+      }
+    }
+  }
+
   @Test
   void simdRunsOfIntegersGiveWhatTheElementLoopGives() {
     Random random = new Random(7);
@@ -188,7 +245,11 @@ class ExtremeAccumulatorTest {
   private static byte[] integerBytes(long[] values, int size, int pad, boolean shuffled) {
     ByteBuffer b = ByteBuffer.allocate(values.length * size).order(ByteOrder.LITTLE_ENDIAN);
     for (long v : values) {
-      if (size == 4) {
+      if (size == 1) {
+        b.put((byte) v);
+      } else if (size == 2) {
+        b.putShort((short) v);
+      } else if (size == 4) {
         b.putInt((int) v);
       } else {
         b.putLong(v);
