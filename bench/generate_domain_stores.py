@@ -1,0 +1,76 @@
+#!/usr/bin/python3
+"""Stores as imaging and genomics tools lay them out, 1 GiB decoded each, written with zarr-python
+so the reader is measured on files it did not write:
+
+    image_u16  a 5-D OME-Zarr-style image (t, c, z, y, x) = (1, 2, 64, 2048, 2048) of uint16
+               counts (smooth background, bright spots, Poisson noise), chunks (1, 1, 1, 1024,
+               1024) as bioformats2raw writes them, blosc lz4 with byte shuffle
+    calls_i8   genotype calls (variants, samples, ploidy) = (1048576, 512, 2) of int8: 0 or 1,
+               -1 for a missing call, chunks (10000, 512, 2) as sgkit/bio2zarr write them, blosc
+               zstd level 7 with bit shuffle
+
+Each is a group with one array and xarray's _ARRAY_DIMENSIONS, consolidated, so xarray opens it
+too. Run with Debian's /usr/bin/python3 (zarr 2.13):
+    bench/generate_domain_stores.py OUT_DIR [NAME...]
+then, for instance, bench/store.sh --write-reps 0 --heap-mib 0 OUT_DIR/image_u16.zarr
+"""
+import os
+import sys
+
+import numcodecs
+import numpy as np
+import zarr
+
+
+def create(out, name, var, dims, shape, chunks, dtype, compressor):
+    path = os.path.join(out, name + ".zarr")
+    root = zarr.open_group(path, mode="w")
+    a = root.create_dataset(var, shape=shape, chunks=chunks, dtype=dtype, compressor=compressor)
+    a.attrs["_ARRAY_DIMENSIONS"] = list(dims)
+    return path, a
+
+
+def image_u16(out, rng):
+    shape = (1, 2, 64, 2048, 2048)
+    path, a = create(out, "image_u16", "image", ("t", "c", "z", "y", "x"), shape, (1, 1, 1, 1024, 1024),
+                     "<u2", numcodecs.Blosc(cname="lz4", clevel=5, shuffle=numcodecs.Blosc.SHUFFLE))
+    y = np.linspace(-1, 1, shape[3])[:, None]
+    x = np.linspace(-1, 1, shape[4])[None, :]
+    background = 100 + 50 * np.exp(-(x * x + y * y) * 2)
+    for c in range(shape[1]):
+        for z in range(shape[2]):
+            spots = np.zeros((shape[3], shape[4]))
+            for sy, sx in rng.integers(0, 2048, (40, 2)):
+                spots[max(0, sy - 8):sy + 8, max(0, sx - 8):sx + 8] += 2000 * (c + 1)
+            a[0, c, z] = rng.poisson(background + spots).astype(np.uint16)
+    return path
+
+
+def calls_i8(out, rng):
+    shape = (1048576, 512, 2)
+    path, a = create(out, "calls_i8", "call_genotype", ("variants", "samples", "ploidy"), shape,
+                     (10000, 512, 2), "i1",
+                     numcodecs.Blosc(cname="zstd", clevel=7, shuffle=numcodecs.Blosc.BITSHUFFLE))
+    frequency = rng.beta(0.3, 3.0, shape[0])
+    step = 100000
+    for v0 in range(0, shape[0], step):
+        v1 = min(shape[0], v0 + step)
+        calls = (rng.random((v1 - v0, shape[1], shape[2])) < frequency[v0:v1, None, None]).astype(np.int8)
+        calls[rng.random(calls.shape) < 0.01] = -1
+        a[v0:v1] = calls
+    return path
+
+
+STORES = {"image_u16": image_u16, "calls_i8": calls_i8}
+
+
+def main(out, names):
+    os.makedirs(out, exist_ok=True)
+    for name in names or STORES:
+        path = STORES[name](out, np.random.default_rng(7))
+        zarr.consolidate_metadata(path)
+        print("wrote", path)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2:])
