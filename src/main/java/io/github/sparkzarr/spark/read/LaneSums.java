@@ -130,6 +130,26 @@ interface LaneSums {
     return skipped;
   }
 
+  /**
+   * The exact sum ({@code out[0]}) of elements {@code [i, i + m)} of {@code chunk}, integers of 1
+   * or 2 bytes stored one after the other, {@code m} a multiple of 8, leaving out the elements
+   * storing the skipped value ({@link NumericChunk#skipsOneValue}); {@code out[1]} how many were.
+   */
+  default void sumSmall(NumericChunk chunk, int i, int m, long[] out) {
+    long sum = 0;
+    long skipped = 0;
+    for (int k = i; k < i + m; k++) {
+      long raw = chunk.integralAt(k);
+      if (chunk.skipsOneValue && raw == chunk.skippedValue) {
+        skipped++;
+      } else {
+        sum += raw;
+      }
+    }
+    out[0] = sum;
+    out[1] = skipped;
+  }
+
   /** Whether any of the eight sums {@code sums[at, at + 8)} is NaN. */
   static boolean anyNaN(double[] sums, int at) {
     for (int k = at; k < at + LANES; k++) {

@@ -15,6 +15,7 @@ final class StoredIntegers {
 
   private final long[] values = new long[BLOCK];
   private final LaneSums kernels = LaneSums.best();
+  private final long[] small = new long[2];
   /** How many values the last {@link #sum} or {@link #extreme} took (missing ones skipped). */
   long counted;
 
@@ -26,6 +27,15 @@ final class StoredIntegers {
     boolean checked = c.layout == NumericChunk.Layout.INT64;
     long sum = 0;
     counted = 0;
+    if (c.layout.isSmallInteger() && c.plane == 0) {
+      // 1- and 2-byte integers in SIMD lanes: the masked value left out there, not by a pass of its own
+      int m = n & -LaneSums.LANES;
+      kernels.sumSmall(c, from, m, small);
+      sum = small[0];
+      counted = m - small[1];
+      from += m;
+      n -= m;
+    }
     for (int start = from; start < from + n; start += BLOCK) {
       int kept = loadKept(c, start, Math.min(BLOCK, from + n - start));
       for (int k = 0; k < kept; k++) {

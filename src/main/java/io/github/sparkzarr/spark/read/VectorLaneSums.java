@@ -135,17 +135,48 @@ final class VectorLaneSums implements LaneSums {
 
   /** Eight 1- or 2-byte integer elements from element {@code k} of {@code c}, as floats (exact). */
   private static FloatVector floats(NumericChunk c, int k) {
+    return (FloatVector) ints(c, k).convertShape(VectorOperators.I2F, F8, 0);
+  }
+
+  /** Eight 1- or 2-byte integers from element {@code k} on, widened to their values. */
+  private static IntVector ints(NumericChunk c, int k) {
     return switch (c.layout) {
-      case INT8 -> (FloatVector) ByteVector.fromArray(B8, c.bytes, c.offset + k)
-          .convertShape(VectorOperators.B2F, F8, 0);
-      case UINT8 -> (FloatVector) ((IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k)
-          .convertShape(VectorOperators.B2I, I8, 0)).and(0xFF).convertShape(VectorOperators.I2F, F8, 0);
-      case INT16 -> (FloatVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * k, LE)
-          .convertShape(VectorOperators.S2F, F8, 0);
-      case UINT16 -> (FloatVector) ((IntVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * k, LE)
-          .convertShape(VectorOperators.S2I, I8, 0)).and(0xFFFF).convertShape(VectorOperators.I2F, F8, 0);
+      case INT8 -> (IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k).convertShape(VectorOperators.B2I, I8, 0);
+      case UINT8 -> ((IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k)
+          .convertShape(VectorOperators.B2I, I8, 0)).and(0xFF);
+      case INT16 -> (IntVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * k, LE)
+          .convertShape(VectorOperators.S2I, I8, 0);
+      case UINT16 -> ((IntVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * k, LE)
+          .convertShape(VectorOperators.S2I, I8, 0)).and(0xFFFF);
       default -> throw new IllegalArgumentException("not a 1- or 2-byte integer layout: " + c.layout);
     };
+  }
+
+  /** Vectors added in int lanes before they go to the long: 2^14 × 65,535 fits an int. */
+  private static final int INT_ROUNDS = 1 << 14;
+
+  @Override
+  public void sumSmall(NumericChunk c, int i, int m, long[] out) {
+    // a masked value no element can hold (outside an int) masks nothing
+    boolean skips = c.skipsOneValue && c.skippedValue == (int) c.skippedValue;
+    VectorMask<Integer> skipping = I8.maskAll(skips);
+    int skip = (int) c.skippedValue;
+    long sum = 0;
+    long skipped = 0;
+    for (int start = i; start < i + m; start += INT_ROUNDS * LANES) {
+      int end = Math.min(i + m, start + INT_ROUNDS * LANES);
+      IntVector acc = IntVector.zero(I8);
+      for (int j = start; j < end; j += LANES) {
+        IntVector v = ints(c, j);
+        VectorMask<Integer> miss = v.eq(skip).and(skipping);
+        skipped += miss.trueCount();
+        acc = acc.add(v.blend(0, miss));
+      }
+      sum += ((LongVector) acc.convertShape(VectorOperators.I2L, L4, 0)).reduceLanes(VectorOperators.ADD)
+          + ((LongVector) acc.convertShape(VectorOperators.I2L, L4, 1)).reduceLanes(VectorOperators.ADD);
+    }
+    out[0] = sum;
+    out[1] = skipped;
   }
 
   @Override

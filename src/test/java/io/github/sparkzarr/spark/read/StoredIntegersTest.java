@@ -47,6 +47,36 @@ class StoredIntegersTest {
     }
   }
 
+  /**
+   * Sums of 1- and 2-byte integers over runs long enough for the SIMD kernel's int lanes to go to
+   * the long several times, every element at the type's extreme, so that a lane held longer would
+   * overflow; a masked value outside an int masks nothing (it wraps to 0 as an int).
+   */
+  @ParameterizedTest
+  @CsvSource({"UINT,2,65535", "INT,2,-32768", "UINT,1,255", "INT,1,-128"})
+  void longRunsOfExtremeSmallIntegersSumExactly(String kind, int size, long value) {
+    DataType t = DataType.numeric(DataType.Kind.valueOf(kind), size, ByteOrder.LITTLE_ENDIAN);
+    int n = 3 * (1 << 17) + 40;
+    ByteBuffer b = ByteBuffer.allocate(n * size + 2).order(ByteOrder.LITTLE_ENDIAN);
+    b.put((byte) 0);
+    for (int k = 0; k < n; k++) {
+      if (size == 1) {
+        b.put((byte) (k % 1000 == 7 ? 0 : value));
+      } else {
+        b.putShort((short) (k % 1000 == 7 ? 0 : value));
+      }
+    }
+    long zeros = (n - 7 + 999) / 1000;
+    CfDecoding outside = new CfDecoding(new double[] {0x1p40}, false, 1, 0, false, true, null);
+    CfDecoding zero = new CfDecoding(new double[] {0}, false, 1, 0, false, true, null);
+    for (CfDecoding cf : new CfDecoding[] {null, outside, zero}) {
+      NumericChunk c = new NumericChunk(b.array(), 1, 0, 0, t, cf);
+      StoredIntegers s = new StoredIntegers();
+      assertEquals((n - zeros) * value, s.sum(c, 0, n), t + " " + cf);
+      assertEquals(cf == zero ? n - zeros : n, s.counted, t + " " + cf);
+    }
+  }
+
   private static void check(NumericChunk c, int from, int n) {
     long sum = 0;
     long max = Long.MIN_VALUE;
