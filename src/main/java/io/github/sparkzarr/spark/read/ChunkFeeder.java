@@ -60,17 +60,13 @@ final class ChunkFeeder implements BlockSink {
     this.origin = origin;
     this.groupDims = groupDims;
     int rank = len.length;
-    int last = rank - 1;
     groupStride = new int[groupDims.length];
-    int ls = 0;
     for (int k = groupDims.length - 1, s = 1; k >= 0; s *= len[groupDims[k]], k--) {
       groupStride[k] = s;
-      if (groupDims[k] == last) {
-        ls += s;
-      }
     }
-    lastStride = ls;
-    int first = runStart(len, strides, cellSteps(rank, groupDims, groupStride));
+    long[] cellStep = cellSteps(rank, groupDims, groupStride);
+    lastStride = rank == 0 ? 0 : (int) cellStep[rank - 1];
+    int first = runStart(len, strides, cellStep);
     int r = 1;
     for (int d = first; d < rank; d++) {
       r *= len[d];
