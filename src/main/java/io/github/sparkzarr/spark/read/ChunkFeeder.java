@@ -13,6 +13,13 @@ import io.github.sparkzarr.zarr.dtype.DataType;
  * accumulator sees its elements in the same order as from the whole chunk.
  */
 final class ChunkFeeder implements BlockSink {
+  /** Runs shorter than this cost more per run than per element: they are lengthened by a table. */
+  static final int SHORT_RUN = 64;
+  /** A table run is lengthened up to this many elements, where the box allows. */
+  private static final int TABLE_TARGET = 1024;
+  /** No table holds more elements than this. */
+  private static final int TABLE_MAX = 1 << 15;
+
   private final DataType type;
   private final CfDecoding cf;
   private final int elementSize;
@@ -33,6 +40,15 @@ final class ChunkFeeder implements BlockSink {
   private final int[] groupStride;
   /** The slot step between neighbours along the last dimension; 0 when it is not grouped on. */
   private final int lastStride;
+  /**
+   * For runs made long by a table: the group cell offset of each element of a run from the run's
+   * own cell; null when runs move by {@link #lastStride} per element.
+   */
+  private final int[] cellOffsets;
+  /** The slot of each element of the current run, when {@link #cellOffsets} is set. */
+  private final int[] runSlots;
+  /** The group {@link #runSlots} holds the slots of; -1 before the first. */
+  private int slotsGroup = -1;
   private final int run;
   private final int[] idx;
   /** The current run: its first element, its group, how much of it has been added. */
@@ -67,13 +83,52 @@ final class ChunkFeeder implements BlockSink {
     long[] cellStep = cellSteps(rank, groupDims, groupStride);
     lastStride = rank == 0 ? 0 : (int) cellStep[rank - 1];
     int first = runStart(len, strides, cellStep);
+    int tableFirst = product(len, first) < SHORT_RUN ? tableStart(len, strides, first) : first;
+    cellOffsets = tableFirst < first ? cellOffsets(len, cellStep, tableFirst) : null;
+    runSlots = cellOffsets == null ? null : new int[cellOffsets.length];
+    run = product(len, tableFirst);
+    idx = new int[tableFirst];
+    startRun();
+  }
+
+  /** The number of elements in dimensions {@code [first, rank)} of the box. */
+  private static int product(int[] len, int first) {
     int r = 1;
-    for (int d = first; d < rank; d++) {
+    for (int d = first; d < len.length; d++) {
       r *= len[d];
     }
-    run = r;
-    idx = new int[first];
-    startRun();
+    return r;
+  }
+
+  /**
+   * The first dimension of a run lengthened by a table of cell offsets (GROUP BY samples over
+   * variants x samples x ploidy: runs of two elements become one of samples x ploidy, each pair
+   * to the next cell): dimensions before {@code first} while the box covers whole rows of them,
+   * until the run is long enough or the table would grow too big.
+   */
+  private static int tableStart(int[] len, long[] strides, int first) {
+    long r = product(len, first);
+    while (first > 0 && r < TABLE_TARGET && strides[first - 1] == len[first] * strides[first]
+        && r * len[first - 1] <= TABLE_MAX) {
+      first--;
+      r *= len[first];
+    }
+    return first;
+  }
+
+  /** Each element's cell offset from the first's, over dimensions {@code [first, rank)} in C order. */
+  private static int[] cellOffsets(int[] len, long[] cellStep, int first) {
+    int[] offsets = new int[product(len, first)];
+    int size = 1;
+    for (int d = len.length - 1; d >= first; d--) {
+      for (int i = 1; i < len[d]; i++) {
+        for (int j = 0; j < size; j++) {
+          offsets[i * size + j] = offsets[j] + (int) (i * cellStep[d]);
+        }
+      }
+      size *= len[d];
+    }
+    return offsets;
   }
 
   /**
@@ -117,7 +172,7 @@ final class ChunkFeeder implements BlockSink {
     // Elements added one by one (a grouped last dimension) read faster from un-shuffled bytes, and
     // so do integers, which sums widen a block at a time from un-shuffled bytes but would gather
     // element by element from the planes (an int64 sum took 1.4x the time of Spark summing rows).
-    return fuseShuffle && lastStride == 0 && typeSize == elementSize && (typeSize == 4 || typeSize == 8)
+    return fuseShuffle && lastStride == 0 && cellOffsets == null && typeSize == elementSize && (typeSize == 4 || typeSize == 8)
         && type.kind() == DataType.Kind.FLOAT;
   }
 
@@ -162,6 +217,12 @@ final class ChunkFeeder implements BlockSink {
     group = g;
     base = (int) b;
     done = 0;
+    if (cellOffsets != null && g != slotsGroup) {
+      for (int j = 0; j < cellOffsets.length; j++) {
+        runSlots[j] = slotOf[g + cellOffsets[j]];
+      }
+      slotsGroup = g;
+    }
   }
 
   /**
@@ -201,7 +262,11 @@ final class ChunkFeeder implements BlockSink {
         throw new IllegalStateException("element " + from + " comes before the piece at " + first);
       }
       int n = Math.min(base + run, end) - from;
-      if (lastStride == 0) {
+      if (cellOffsets != null) {
+        for (Accumulator a : accumulators) {
+          a.addEach(data, from - first, n, runSlots, done, 1);
+        }
+      } else if (lastStride == 0) {
         int slot = slotOf[group];
         for (Accumulator a : accumulators) {
           a.add(data, from - first, n, slot);

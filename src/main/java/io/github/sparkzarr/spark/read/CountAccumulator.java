@@ -1,6 +1,7 @@
 package io.github.sparkzarr.spark.read;
 
 import java.util.Arrays;
+import java.util.function.IntToLongFunction;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 
 /**
@@ -62,6 +63,15 @@ final class CountAccumulator implements RowAccumulator {
       }
     } else if (chunk.layout.isFloat()) {
       floating.addEach(chunk, from, n, slotOf, group, stride);
+    } else if (chunk.storedIntegersReadable()) {
+      long skip = chunk.skippedValue;
+      for (int start = 0; start < n; start += StoredIntegers.BLOCK) {
+        int m = Math.min(StoredIntegers.BLOCK, n - start);
+        long[] v = stored.widened(chunk, from + start, m);
+        for (int k = 0, g = group + start * stride; k < m; k++, g += stride) {
+          counts[slotOf[g]] += v[k] != skip ? 1 : 0;
+        }
+      }
     } else {
       for (int j = 0; j < n; j++) {
         if (!chunk.isMissing(from + j)) {
@@ -107,10 +117,11 @@ final class CountAccumulator implements RowAccumulator {
 
   /** COUNT(variable) answered by the counts of a SUM of the same variable, which is fed instead. */
   static final class OfSum implements Accumulator {
-    private final SumAccumulator sum;
+    private final IntToLongFunction sumCounts;
 
-    OfSum(SumAccumulator sum) {
-      this.sum = sum;
+    /** @param sumCounts how many values the sum added into a slot */
+    OfSum(IntToLongFunction sumCounts) {
+      this.sumCounts = sumCounts;
     }
 
     @Override
@@ -124,7 +135,7 @@ final class CountAccumulator implements RowAccumulator {
     @Override
     public void write(WritableColumnVector out, int slots) {
       for (int s = 0; s < slots; s++) {
-        out.putLong(s, sum.count(s));
+        out.putLong(s, sumCounts.applyAsLong(s));
       }
     }
   }

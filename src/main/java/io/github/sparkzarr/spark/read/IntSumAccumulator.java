@@ -21,6 +21,8 @@ final class IntSumAccumulator implements RowAccumulator {
   private long added;
   private long[] counts = new long[0];
   private final StoredIntegers stored = new StoredIntegers();
+  /** A skipped value no integer of at most 32 bits can have: nothing is skipped. */
+  private static final long NONE = Long.MIN_VALUE;
 
   @Override
   public void ensure(int slots) {
@@ -47,18 +49,46 @@ final class IntSumAccumulator implements RowAccumulator {
     }
   }
 
-  /** Element {@code j} to slot {@code slotOf[group + j * stride]}, each tested for a missing value. */
+  /**
+   * Element {@code j} to slot {@code slotOf[group + j * stride]}: stored integers a widened block at
+   * a time while no slot can overflow ({@link #UNCHECKED_LIMIT}), else each tested for a missing
+   * value and each addition checked.
+   */
   @Override
   public void addEach(NumericChunk chunk, int from, int n, int[] slotOf, int group, int stride) {
     checkIntegral(chunk);
+    boolean unchecked = uncheckedBlocks(chunk, n);
     added += n;
-    try {
-      for (int j = 0; j < n; j++) {
-        addOne(chunk, from + j, slotOf[group + j * stride]);
+    if (!unchecked) {
+      try {
+        for (int j = 0; j < n; j++) {
+          addOne(chunk, from + j, slotOf[group + j * stride]);
+        }
+      } catch (ArithmeticException e) {
+        throw overflow();
       }
-    } catch (ArithmeticException e) {
-      throw overflow();
+      return;
     }
+    long skip = chunk.skipsOneValue ? chunk.skippedValue : NONE;
+    for (int start = 0; start < n; start += StoredIntegers.BLOCK) {
+      int m = Math.min(StoredIntegers.BLOCK, n - start);
+      long[] v = stored.widened(chunk, from + start, m);
+      for (int k = 0, g = group + start * stride; k < m; k++, g += stride) {
+        int s = slotOf[g];
+        boolean kept = v[k] != skip;
+        sums[s] += kept ? v[k] : 0;
+        counts[s] += kept ? 1 : 0;
+      }
+    }
+  }
+
+  /**
+   * Whether {@code n} more elements can be added a widened block at a time with no check: stored
+   * integers of at most 32 bits, masked by at most one stored value, too few to overflow a slot.
+   */
+  private boolean uncheckedBlocks(NumericChunk chunk, int n) {
+    return chunk.storedIntegersReadable() && chunk.layout != NumericChunk.Layout.INT64
+        && added + n < UNCHECKED_LIMIT;
   }
 
   /** Element {@code i} to slot {@code slot} unless it is missing, the addition checked. */
@@ -76,8 +106,7 @@ final class IntSumAccumulator implements RowAccumulator {
   @Override
   public void addRow(NumericChunk chunk, int from, int n, int slot) {
     checkIntegral(chunk);
-    boolean unchecked = chunk.storedIntegersReadable() && chunk.layout != NumericChunk.Layout.INT64
-        && added + n < UNCHECKED_LIMIT;
+    boolean unchecked = uncheckedBlocks(chunk, n);
     added += n;
     if (!unchecked) {
       try {
@@ -136,6 +165,11 @@ final class IntSumAccumulator implements RowAccumulator {
     }
     sums[slot] = Math.addExact(sums[slot], sum);
     counts[slot] += kept;
+  }
+
+  /** How many values slot {@code s} has summed (missing values skipped). */
+  long count(int s) {
+    return counts[s];
   }
 
   @Override

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntToLongFunction;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
@@ -119,8 +120,8 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   }
 
   /**
-   * COUNT(v) beside a floating-point SUM(v) (AVG, which Spark splits into the two) reads the counts
-   * the sum keeps, so the values are gone through once.
+   * COUNT(v) beside a SUM(v) (AVG, which Spark splits into the two) reads the counts the sum
+   * keeps, so the values are gone through once.
    */
   private void shareCounts(List<AggregateCall> calls) {
     for (int c = 0; c < calls.size(); c++) {
@@ -128,13 +129,22 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
         continue;
       }
       for (int s = 0; s < calls.size(); s++) {
+        IntToLongFunction sumCounts = sumCounts(accumulators[s]);
         if (calls.get(s).kind() == AggregateCall.Kind.SUM && calls.get(s).variable() == calls.get(c).variable()
-            && accumulators[s] instanceof SumAccumulator sum) {
-          accumulators[c] = new CountAccumulator.OfSum(sum);
+            && sumCounts != null) {
+          accumulators[c] = new CountAccumulator.OfSum(sumCounts);
           break;
         }
       }
     }
+  }
+
+  /** How many values a SUM accumulator added into each slot, or null for another accumulator. */
+  private static IntToLongFunction sumCounts(Accumulator a) {
+    if (a instanceof SumAccumulator sum) {
+      return sum::count;
+    }
+    return a instanceof IntSumAccumulator sum ? sum::count : null;
   }
 
   /**
