@@ -69,7 +69,7 @@ final class CountAccumulator implements RowAccumulator {
         int m = Math.min(StoredIntegers.BLOCK, n - start);
         long[] v = stored.widened(chunk, from + start, m);
         for (int k = 0, g = group + start * stride; k < m; k++, g += stride) {
-          counts[slotOf[g]] += v[k] != skip ? 1 : 0;
+          counts[slotOf[g]] -= StoredIntegers.keptMask(v[k], skip);
         }
       }
     } else {
@@ -96,7 +96,7 @@ final class CountAccumulator implements RowAccumulator {
         int m = Math.min(StoredIntegers.BLOCK, n - start);
         long[] v = stored.widened(chunk, from + start, m);
         for (int k = 0, s = slot + start; k < m; k++) {
-          counts[s + k] += v[k] != skip ? 1 : 0;
+          counts[s + k] -= StoredIntegers.keptMask(v[k], skip);
         }
       }
     } else {

@@ -75,9 +75,9 @@ final class IntSumAccumulator implements RowAccumulator {
       long[] v = stored.widened(chunk, from + start, m);
       for (int k = 0, g = group + start * stride; k < m; k++, g += stride) {
         int s = slotOf[g];
-        boolean kept = v[k] != skip;
-        sums[s] += kept ? v[k] : 0;
-        counts[s] += kept ? 1 : 0;
+        long kept = StoredIntegers.keptMask(v[k], skip);
+        sums[s] += v[k] & kept;
+        counts[s] -= kept;
       }
     }
   }
@@ -126,9 +126,9 @@ final class IntSumAccumulator implements RowAccumulator {
       int s = slot + start;
       if (skips) {
         for (int k = 0; k < m; k++) {
-          boolean kept = v[k] != skip;
-          sums[s + k] += kept ? v[k] : 0;
-          counts[s + k] += kept ? 1 : 0;
+          long kept = StoredIntegers.keptMask(v[k], skip);
+          sums[s + k] += v[k] & kept;
+          counts[s + k] -= kept;
         }
       } else {
         for (int k = 0; k < m; k++) {

@@ -130,9 +130,19 @@ final class StoredIntegers {
     for (int k = 0; k < m; k++) {
       long v = values[k];
       values[kept] = v;
-      kept += v == skip ? 0 : 1;
+      kept -= (int) keptMask(v, skip);
     }
     return kept;
+  }
+
+  /**
+   * -1 (all bits) unless {@code v == skip}, then 0. Masked values come at random among the others
+   * (a third of genotype calls): a branch or a conditional the JIT makes one would be mispredicted,
+   * which took a scattered sum from 1.5 to 4 ns per element.
+   */
+  static long keptMask(long v, long skip) {
+    long differs = v ^ skip;
+    return (differs | -differs) >> 63;
   }
 
   /** Widens elements {@code [from, from + m)} to {@code values[0, m)}. */
