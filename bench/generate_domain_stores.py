@@ -8,6 +8,9 @@ so the reader is measured on files it did not write:
     calls_i8   genotype calls (variants, samples, ploidy) = (1048576, 512, 2) of int8: 0 or 1,
                -1 for a missing call, chunks (10000, 512, 2) as sgkit/bio2zarr write them, blosc
                zstd level 7 with bit shuffle
+    images_u8  a stack of RGB training images (image, y, x, channel) = (4096, 256, 256, 3) of uint8,
+               channels last as numpy and the ML loaders hold them, chunks (16, 256, 256, 3),
+               zarr-python's default compressor (blosc lz4, byte shuffle)
 
 Each is a group with one array and xarray's _ARRAY_DIMENSIONS, consolidated, so xarray opens it
 too. Run with Debian's /usr/bin/python3 (zarr 2.13):
@@ -61,7 +64,24 @@ def calls_i8(out, rng):
     return path
 
 
-STORES = {"image_u16": image_u16, "calls_i8": calls_i8}
+def images_u8(out, rng):
+    shape = (4096, 256, 256, 3)
+    path, a = create(out, "images_u8", "images", ("image", "y", "x", "channel"), shape, (16, 256, 256, 3),
+                     "u1", zarr.storage.default_compressor)
+    y = np.linspace(0, 1, shape[1])[:, None, None]
+    x = np.linspace(0, 1, shape[2])[None, :, None]
+    for i0 in range(0, shape[0], 256):
+        batch = np.empty((256,) + shape[1:], dtype=np.uint8)
+        for i in range(256):
+            tint = rng.uniform(40, 200, 3)[None, None, :]
+            slope = rng.uniform(-60, 60, (2, 3))
+            noise = rng.normal(0, 12, shape[1:])
+            batch[i] = np.clip(tint + slope[0] * y + slope[1] * x + noise, 0, 255).astype(np.uint8)
+        a[i0:i0 + 256] = batch
+    return path
+
+
+STORES = {"image_u16": image_u16, "calls_i8": calls_i8, "images_u8": images_u8}
 
 
 def main(out, names):
