@@ -11,6 +11,8 @@ so the reader is measured on files it did not write:
     images_u8  a stack of RGB training images (image, y, x, channel) = (4096, 256, 256, 3) of uint8,
                channels last as numpy and the ML loaders hold them, chunks (16, 256, 256, 3),
                zarr-python's default compressor (blosc lz4, byte shuffle)
+    embeddings_f2  float16 embeddings (item, feature) = (1048576, 256), normal values, chunks
+               (8192, 256), the default compressor (512 MiB decoded)
 
 Each is a group with one array and xarray's _ARRAY_DIMENSIONS, consolidated, so xarray opens it
 too. Run with Debian's /usr/bin/python3 (zarr 2.13):
@@ -81,7 +83,16 @@ def images_u8(out, rng):
     return path
 
 
-STORES = {"image_u16": image_u16, "calls_i8": calls_i8, "images_u8": images_u8}
+def embeddings_f2(out, rng):
+    shape = (1048576, 256)
+    path, a = create(out, "embeddings_f2", "embedding", ("item", "feature"), shape, (8192, 256), "<f2",
+                     zarr.storage.default_compressor)
+    for i0 in range(0, shape[0], 65536):
+        a[i0:i0 + 65536] = rng.normal(0, 1, (65536, shape[1])).astype(np.float16)
+    return path
+
+
+STORES = {"image_u16": image_u16, "calls_i8": calls_i8, "images_u8": images_u8, "embeddings_f2": embeddings_f2}
 
 
 def main(out, names):

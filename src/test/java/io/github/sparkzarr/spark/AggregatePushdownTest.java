@@ -45,7 +45,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * packed by CF scaling, which read as floating point: p int16 (scale 0.01, offset 273.15, fill
  * -32768 masked, some values missing: float32 values, unpacked in float arithmetic), r int32
  * (scale -0.5, which reverses the order, offset 10, no fill: float64 values) and e uint8 (scale 2,
- * no offset, fill 0 masked, chunk 1.0 never written).
+ * no offset, fill 0 masked, chunk 1.0 never written); a float16 (fill NaN, masked, some NaN values,
+ * subnormals and values near its largest, chunk 3.1 never written).
  */
 class AggregatePushdownTest extends SparkTestBase {
   private static String store;
@@ -75,6 +76,7 @@ class AggregatePushdownTest extends SparkTestBase {
     ZarrArray p = packed(s, "p", "<i2", -32768, 0.01, 273.15);
     ZarrArray r = packed(s, "r", "<i4", null, -0.5, 10.0);
     ZarrArray e = packed(s, "e", "|u1", 0, 2.0, null);
+    ZarrArray a = array(s, "a", "<f2", shape, new int[] {5, 7}, dims, Double.NaN);
     ZarrPushdownTest.writeAll(y, (i, j) -> 100.0 - i);
     ZarrPushdownTest.writeAll(x, (i, j) -> i * 0.5);
     ZarrPushdownTest.writeAll(v, (i, j) -> (i + j) % 11 == 0 ? -1 : i * 1000.0 + j / 3.0);
@@ -92,12 +94,16 @@ class AggregatePushdownTest extends SparkTestBase {
     ZarrPushdownTest.writeAll(p, (i, j) -> (i + 3 * j) % 10 == 4 ? -32768 : (i * 997 + j * 311) % 20000 - 9000);
     ZarrPushdownTest.writeAll(r, (i, j) -> (i * 7919L + j * 104729L) % 2000001 - 1000000);
     ZarrPushdownTest.writeAll(e, (i, j) -> (i * 5 + j * 3) % 256);
+    // float16: NaN (missing), its largest value, subnormals and values it rounds
+    ZarrPushdownTest.writeAll(a, (i, j) -> (i + j) % 8 == 5 ? Double.NaN : i == 7 ? 65504 - j * 32
+        : j == 3 ? 6e-8 * (i + 1) : (i - j) * 0.37);
     s.delete("v/1.1");
     s.delete("f/0.2");
     s.delete("k/2.3");
     s.delete("q/0.0");
     s.delete("e/1.0");
     s.delete("g/2.1");
+    s.delete("a/3.1");
     ZarrHierarchy.consolidateV2(s);
     dir.toFile().deleteOnExit();
   }
@@ -164,6 +170,11 @@ class AggregatePushdownTest extends SparkTestBase {
       "SELECT y, x, min(p), max(r), sum(e) FROM t GROUP BY y, x",
       // Rows of a map over integers and packed integers, masked or not (RowAccumulator).
       "SELECT y, x, sum(k), avg(u), count(q), avg(p), sum(b), avg(e), count(k), avg(w) FROM t GROUP BY y, x",
+      // float16, widened to float32 in the scan
+      "SELECT sum(a), count(a), min(a), max(a), avg(a), count(*) FROM t",
+      "SELECT y, sum(a), min(a), max(a) FROM t GROUP BY y",
+      "SELECT x, avg(a), count(a), max(a) FROM t WHERE y_index > 2 GROUP BY x",
+      "SELECT y, x, sum(a), min(a) FROM t GROUP BY y, x",
   })
   void pushedAggregatesAnswerAsSparkDoes(String sql) {
     Dataset<Row> on = query(sql, true);

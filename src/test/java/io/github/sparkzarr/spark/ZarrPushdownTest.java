@@ -11,6 +11,7 @@ import io.github.sparkzarr.zarr.ZarrHierarchy;
 import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
 import io.github.sparkzarr.zarr.dtype.DataType;
+import io.github.sparkzarr.zarr.dtype.HalfFloat;
 import io.github.sparkzarr.zarr.dtype.NumpyDtype;
 import io.github.sparkzarr.zarr.metadata.ArrayMetadata;
 import io.github.sparkzarr.zarr.metadata.ChunkKeyEncoding;
@@ -95,6 +96,8 @@ class ZarrPushdownTest extends SparkTestBase {
           double val = value.at(i, j);
           if (md.dataType().kind() == DataType.Kind.FLOAT && md.dataType().size() == 4) {
             b.putFloat((float) val);
+          } else if (md.dataType().kind() == DataType.Kind.FLOAT && md.dataType().size() == 2) {
+            b.putShort(HalfFloat.fromDouble(val));
           } else if (md.dataType().size() == 4) {
             b.putInt((int) (long) val); // uint32 values above 2^31 keep their bits
           } else if (md.dataType().size() == 2) {

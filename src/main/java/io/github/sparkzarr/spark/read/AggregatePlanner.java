@@ -243,10 +243,10 @@ final class AggregatePlanner {
     return c != null && c.kind() == OutputColumn.Kind.VARIABLE && readable(c) ? c : null;
   }
 
-  /** Over every dimension in order (not broadcast), and read in place by aggregates. */
+  /** Over every dimension in order (not broadcast), and read by aggregates in the scan. */
   private boolean readable(OutputColumn c) {
     DatasetView.Variable v = view.variables().get(c.index());
-    return v.coversAll(view.rank()) && NumericChunk.supports(memoryType(c), v.cf());
+    return v.coversAll(view.rank()) && NumericChunk.aggregatable(memoryType(c), v.cf());
   }
 
   private DataType memoryType(OutputColumn c) {

@@ -2,7 +2,10 @@ package io.github.sparkzarr.spark.read;
 
 import io.github.sparkzarr.spark.schema.CfDecoding;
 import io.github.sparkzarr.zarr.codec.BlockSink;
+import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.dtype.DataType;
+import io.github.sparkzarr.zarr.dtype.HalfFloat;
+import java.nio.ByteOrder;
 
 /**
  * Adds the elements of one variable over a partition's box of one chunk to the accumulators of
@@ -20,7 +23,12 @@ final class ChunkFeeder implements BlockSink {
   /** No table holds more elements than this. */
   private static final int TABLE_MAX = 1 << 15;
 
+  private static final DataType FLOAT32 = DataType.numeric(DataType.Kind.FLOAT, 4, ByteOrder.LITTLE_ENDIAN);
   private final DataType type;
+  /** The type of the elements handed to the accumulators: float32 for float16 data, else {@link #type}. */
+  private final DataType chunkType;
+  /** Where float16 pieces are widened to float32; null for other types. */
+  private DecodeBuffers widening;
   private final CfDecoding cf;
   private final int elementSize;
   private final boolean fuseShuffle;
@@ -66,6 +74,7 @@ final class ChunkFeeder implements BlockSink {
   ChunkFeeder(DataType type, CfDecoding cf, boolean fuseShuffle, Accumulator[] accumulators,
       int[] len, long[] strides, long origin, int[] groupDims, int[] slotOf) {
     this.type = type;
+    this.chunkType = type != null && NumericChunk.isHalf(type) ? FLOAT32 : type;
     this.cf = cf;
     this.elementSize = type == null ? 1 : type.size();
     this.fuseShuffle = fuseShuffle;
@@ -159,11 +168,27 @@ final class ChunkFeeder implements BlockSink {
     return step;
   }
 
+  /**
+   * Makes a feeder of float16 data widen each piece to float32 in {@code buffers} first, so that
+   * the accumulators take their float32 paths; required before the first piece for float16.
+   */
+  ChunkFeeder widenHalfFloats(DecodeBuffers buffers) {
+    widening = buffers;
+    return this;
+  }
+
   @Override
   public void block(byte[] buffer, int offset, int start, int length) {
     long t0 = System.nanoTime();
     int first = start / elementSize;
-    feed(new NumericChunk(buffer, offset, 0, first, type, cf), first, first + length / elementSize);
+    int n = length / elementSize;
+    if (chunkType != type) {
+      byte[] widened = widening.get(8, 4 * n);
+      HalfFloat.widen(buffer, offset, n, widened);
+      buffer = widened;
+      offset = 0;
+    }
+    feed(new NumericChunk(buffer, offset, 0, first, chunkType, cf), first, first + n);
     nanos += System.nanoTime() - t0;
   }
 

@@ -97,7 +97,7 @@ abstract class FixedWriter {
         case 2 -> new FixedWriter() {
           void write(byte[] s, int o, WritableColumnVector v, int r, int n) {
             for (int i = 0; i < n; i++) {
-              v.putFloat(r + i, (float) HalfFloat.toDouble(shortAt(s, o + 2 * i)));
+              v.putFloat(r + i, HalfFloat.toFloat(shortAt(s, o + 2 * i)));
             }
           }
         };

@@ -129,6 +129,19 @@ final class NumericChunk {
     return (plain || small) && storedValues(cf) || held && packed(cf);
   }
 
+  /**
+   * Whether aggregates can be computed in the scan over a variable of memory type {@code t}: those
+   * {@link #supports} reads in place, and float16 with its stored values, whose pieces
+   * {@link ChunkFeeder} widens to float32 (exactly) first.
+   */
+  static boolean aggregatable(DataType t, CfDecoding cf) {
+    return supports(t, cf) || isHalf(t) && storedValues(cf);
+  }
+
+  static boolean isHalf(DataType t) {
+    return t.kind() == DataType.Kind.FLOAT && t.size() == 2;
+  }
+
   /** Whether the values read are the stored ones: no scaling or time decoding (masking is fine). */
   private static boolean storedValues(CfDecoding cf) {
     return cf == null || (!cf.scaled() && cf.time() == null);

@@ -319,7 +319,8 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     for (int d = 0; d < start.length; d++) {
       origin += start[d] * strides[d];
     }
-    return new ChunkFeeder(type, cf, FUSE_SHUFFLE, targets, len, strides, origin, keyDims, slotOf);
+    return new ChunkFeeder(type, cf, FUSE_SHUFFLE, targets, len, strides, origin, keyDims, slotOf)
+        .widenHalfFloats(buffers);
   }
 
   /**

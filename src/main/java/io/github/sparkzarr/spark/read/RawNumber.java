@@ -17,7 +17,7 @@ abstract class RawNumber {
       return switch (t.size()) {
         case 2 -> new RawNumber() {
           double asDouble(byte[] b, int at) {
-            return (float) HalfFloat.toDouble(FixedWriter.shortAt(b, at));
+            return HalfFloat.toFloat(FixedWriter.shortAt(b, at));
           }
         };
         case 4 -> new RawNumber() {

@@ -19,7 +19,7 @@ public final class DecodeBuffers {
   private static final ArrayDeque<SoftReference<DecodeBuffers>> IDLE = new ArrayDeque<>();
   private static final AtomicLong CREATED = new AtomicLong();
 
-  private final byte[][] buffers = new byte[8][];
+  private final byte[][] buffers = new byte[9][];
   private final ReadBuffer stored = new ReadBuffer();
   private boolean lent;
 
@@ -67,7 +67,8 @@ public final class DecodeBuffers {
    * Scratch buffer {@code which} of at least {@code size} bytes; contents undefined. 0 and 1 are
    * for decoding a chunk (see {@link DecodesInto}), 2 for assembling a whole shard, 3 for a
    * decoded block's bytes swapped to little-endian, 4 for a chunk's bytes before its axes are
-   * permuted, 5 for a chunk decoded by its filters ({@link FilterRuns}), 6 and 7 for their runs.
+   * permuted, 5 for a chunk decoded by its filters ({@link FilterRuns}), 6 and 7 for their runs,
+   * 8 for float16 elements widened to float32 for aggregates.
    */
   public byte[] get(int which, int size) {
     byte[] b = buffers[which];

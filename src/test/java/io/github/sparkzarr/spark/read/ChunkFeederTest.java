@@ -66,6 +66,11 @@ class ChunkFeederTest {
             blosc(BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, 256), "-7", true),
         Arguments.of("i8 v3 zstd", 3, "<i8", new long[] {13, 60}, new int[] {6, 25},
             blosc(BloscCname.ZSTD, 3, BloscShuffle.SHUFFLE, 256), "0", true),
+        // float16 pieces are widened to float32 (never read byte-shuffled)
+        Arguments.of("f2 zstd", 2, "<f2", new long[] {90, 1100}, new int[] {40, 500},
+            blosc(BloscCname.ZSTD, 3, BloscShuffle.SHUFFLE, 4096), "NaN", false),
+        Arguments.of("f2 stored (clevel 0)", 2, "<f2", new long[] {13, 60}, new int[] {6, 25},
+            blosc(BloscCname.LZ4, 0, BloscShuffle.SHUFFLE, 256), "NaN", false),
         Arguments.of("f4 noshuffle", 2, "<f4", new long[] {13, 60}, new int[] {6, 25},
             blosc(BloscCname.LZ4, 5, BloscShuffle.NOSHUFFLE, 256), "NaN", false),
         Arguments.of("f8 bitshuffle", 2, "<f8", new long[] {13, 60}, new int[] {6, 25},
@@ -139,7 +144,7 @@ class ChunkFeederTest {
     DataType type = array.memoryType();
     boolean floats = type.kind() == DataType.Kind.FLOAT;
     org.apache.spark.sql.types.DataType resultType = floats
-        ? (type.size() == 4 ? DataTypes.FloatType : DataTypes.DoubleType)
+        ? (type.size() <= 4 ? DataTypes.FloatType : DataTypes.DoubleType)
         : (type.size() == 4 ? DataTypes.IntegerType : DataTypes.LongType);
     List<Accumulator> accs = new ArrayList<>(List.of(new CountAccumulator(true),
         new ExtremeAccumulator(false, resultType), new ExtremeAccumulator(true, resultType)));
@@ -172,7 +177,7 @@ class ChunkFeederTest {
       int[] slotOf = slotsOf(groupDims, md.shape(), lo, len);
       long[] strides = BoxCopy.strides(chunkShape);
       ChunkFeeder feeder = new ChunkFeeder(type, cf, mode == Mode.FUSED, targets, len, strides, 0,
-          groupDims, slotOf);
+          groupDims, slotOf).widenHalfFloats(buffers);
       counters[0]++;
       if (mode == Mode.WHOLE) {
         byte[] bytes = array.readChunk(coords).bytes();
@@ -308,6 +313,7 @@ class ChunkFeederTest {
       double v = k == 0 ? Double.NaN : k == 1 ? fillNumber : (r.nextDouble() - 0.3) * 1e4;
       switch (dtype.substring(1)) {
         case "f4" -> b.putFloat((float) v);
+        case "f2" -> b.putShort(io.github.sparkzarr.zarr.dtype.HalfFloat.fromDouble(v));
         case "f8" -> b.putDouble(v);
         case "i4" -> b.putInt(Double.isNaN(v) ? 5 : (int) v);
         default -> b.putLong(Double.isNaN(v) ? 5 : (long) (v * 1e9));

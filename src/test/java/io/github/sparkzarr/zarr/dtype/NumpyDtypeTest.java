@@ -91,4 +91,23 @@ class NumpyDtypeTest {
     assertEquals((short) 0x0000, HalfFloat.fromDouble(0x1p-25)); // ties to even: zero
     assertEquals((short) 0x0001, HalfFloat.fromDouble(0x1.8p-25));
   }
+
+  /** Every float16, widened from an odd offset, is the float32 of its exact value (NaN payloads kept). */
+  @Test
+  void halfFloatsWidenToTheirExactFloats() {
+    byte[] halves = new byte[3 + 2 * 0x10000];
+    for (int h = 0; h < 0x10000; h++) {
+      halves[3 + 2 * h] = (byte) h;
+      halves[4 + 2 * h] = (byte) (h >>> 8);
+    }
+    byte[] floats = new byte[4 * 0x10000];
+    HalfFloat.widen(halves, 3, 0x10000, floats);
+    java.nio.ByteBuffer widened = java.nio.ByteBuffer.wrap(floats).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    for (int h = 0; h < 0x10000; h++) {
+      float exact = (float) HalfFloat.toDouble((short) h);
+      assertEquals(Float.floatToRawIntBits(exact), Float.floatToRawIntBits(widened.getFloat(4 * h)),
+          "half 0x" + Integer.toHexString(h));
+      assertEquals(Float.floatToRawIntBits(exact), Float.floatToRawIntBits(HalfFloat.toFloat((short) h)));
+    }
+  }
 }
