@@ -117,7 +117,39 @@ final class DecodeLimit {
       case 2 -> isNull(doc.get("compressor")) && isNull(doc.get("filters"));
       default -> isNull(doc.get("compression")) || doc.get("compression").asText().equals("none");
     };
-    return plain ? "uncompressed: chunks are read in place" : null;
+    if (plain) {
+      return "uncompressed: chunks are read in place";
+    }
+    return bloscCodec(array, doc) && firstChunkMemcpyed(array)
+        ? "blosc stored the chunks uncompressed (memcpyed, as for noise): they are read in place" : null;
+  }
+
+  /** Whether blosc is the array's compressor (v2) or one of its codecs (v3). */
+  private static boolean bloscCodec(ZarrArray array, com.fasterxml.jackson.databind.JsonNode doc) {
+    return switch (array.metadata().zarrFormat()) {
+      case 2 -> !isNull(doc.get("compressor")) && doc.get("compressor").path("id").asText().equals("blosc");
+      case 3 -> doc.get("codecs").toString().contains("\"name\":\"blosc\"");
+      default -> false;
+    };
+  }
+
+  /**
+   * Whether the first stored chunk is a blosc frame whose flags say it holds the bytes as they are
+   * (blosc does that when they do not compress): decoding it costs nothing, so a limit means nothing.
+   */
+  private static boolean firstChunkMemcpyed(ZarrArray array) {
+    try {
+      for (long[] c : allChunks(array)) {
+        Optional<byte[]> stored = array.store().get(array.chunkKey(c));
+        if (stored.isPresent()) {
+          byte[] frame = stored.get();
+          return frame.length > 2 && (frame[2] & 0x02) != 0;
+        }
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return false;
   }
 
   private static boolean isNull(com.fasterxml.jackson.databind.JsonNode node) {
