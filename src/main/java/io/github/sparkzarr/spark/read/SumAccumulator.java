@@ -91,9 +91,33 @@ final class SumAccumulator implements RowAccumulator {
   /** Each element into its lane of its own slot, as {@link #add} would one at a time. */
   @Override
   public void addEach(NumericChunk chunk, int from, int n, int[] slotOf, int group, int stride) {
+    if (transform == null && !chunk.unpacks && chunk.plane == 0 && chunk.layout.isFloat()
+        && chunk.maskedValueCount() <= 1) {
+      addEachFloat(chunk, from, n, slotOf, group, stride);
+      return;
+    }
     for (int j = 0; j < n; j++) {
       int slot = slotOf[group + j * stride];
       addChecked(chunk, from + j, slot, slot * width);
+    }
+  }
+
+  /**
+   * {@link #addEach} of stored floats with at most one masked value besides NaN, the layout and the
+   * mask decided once rather than per element (2x less time for an element per group).
+   */
+  private void addEachFloat(NumericChunk chunk, int from, int n, int[] slotOf, int group, int stride) {
+    boolean f32 = chunk.layout == NumericChunk.Layout.FLOAT32;
+    double skip = chunk.masksValues() ? chunk.maskedValue(0) : Double.NaN; // NaN equals nothing
+    boolean keepsNaN = !chunk.maskNaN;
+    int laneMask = width - 1;
+    for (int i = from, g = group; i < from + n; i++, g += stride) {
+      double v = f32 ? chunk.floatAt(i) : chunk.doubleAt(i);
+      if ((v == v || keepsNaN) && v != skip) {
+        int slot = slotOf[g];
+        sums[slot * width + ((chunk.first + i) & laneMask)] += v;
+        counts[slot]++;
+      }
     }
   }
 
