@@ -39,8 +39,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * group, and must answer what Spark computes from the rows, with masked values, NaNs, edge chunks
  * and boxes that cut chunks.
  *
- * <p>The store: gt(variants, samples, ploidy) int8 with fill value 0 (missing), and dp the same
- * shape in float32 with fill NaN and some NaN values, both 300 x 37 x 2 in chunks 64 x 37 x 2,
+ * <p>The store: gt(variants, samples, ploidy) int8 with fill value 0 (missing), gq the same in
+ * uint8 (fill 0, one sample all missing), and dp in float32 with fill NaN and some NaN values, both 300 x 37 x 2 in chunks 64 x 37 x 2,
  * blosc zstd with bit shuffle.
  */
 class ShortRunGroupsTest extends SparkTestBase {
@@ -56,6 +56,8 @@ class ShortRunGroupsTest extends SparkTestBase {
     ZarrHierarchy.writeGroupV2(s, "", null);
     writeAll(array(s, "gt", "|i1"), (i, j, k) -> (i * 7 + j * 3 + k * 5) % 4 - 1);
     writeAll(array(s, "dp", "<f4"), (i, j, k) -> (i + j + k) % 11 == 3 ? Double.NaN : i * 0.25 - j * 1.5 + k);
+    // uint8 quality, fill 0 (missing): sample 3 has no value at all, and 0 is below every value kept
+    writeAll(array(s, "gq", "|u1"), (i, j, k) -> j == 3 || (i * j + k) % 7 == 0 ? 0 : 3 + (i * 5 + j + k) % 250);
     ZarrHierarchy.consolidateV2(s);
     dir.toFile().deleteOnExit();
   }
@@ -98,6 +100,8 @@ class ShortRunGroupsTest extends SparkTestBase {
       "SELECT samples, count(*), count(gt), sum(gt), avg(gt), min(gt), max(gt) FROM t GROUP BY samples",
       "SELECT samples, count(dp), sum(dp), avg(dp), min(dp), max(dp) FROM t GROUP BY samples",
       "SELECT samples, count(gt) FROM t GROUP BY samples",
+      "SELECT samples, min(gq), max(gq), count(gq), avg(gq) FROM t GROUP BY samples",
+      "SELECT ploidy, samples, min(gq), max(gq), min(gt) FROM t WHERE variants < 70 GROUP BY ploidy, samples",
       "SELECT ploidy, sum(gt), count(gt), avg(dp), min(dp), max(dp) FROM t GROUP BY ploidy",
       "SELECT samples, sum(gt), max(dp) FROM t WHERE samples < 20 AND variants BETWEEN 50 AND 140 GROUP BY samples",
       "SELECT variants, ploidy, sum(gt), count(gt), min(gt), sum(dp) FROM t GROUP BY variants, ploidy",

@@ -180,8 +180,35 @@ final class ExtremeAccumulator implements RowAccumulator {
   /** Each element against its own slot's extreme, as {@link #add} compares single elements. */
   @Override
   public void addEach(NumericChunk chunk, int from, int n, int[] slotOf, int group, int stride) {
+    if (chunk.storedIntegersReadable() && !chunk.unpacks) {
+      addEachStored(chunk, from, n, slotOf, group, stride);
+      return;
+    }
     for (int j = 0; j < n; j++) {
       addElement(chunk, from + j, slotOf[group + j * stride]);
+    }
+  }
+
+  /**
+   * {@link #addEach} of stored integers, a widened block at a time, with no branch on the values: a
+   * masked value (a third of genotype calls, at random) is replaced by this side's identity and
+   * leaves its slot unseen, and the comparison is a max or min, not a jump.
+   */
+  private void addEachStored(NumericChunk chunk, int from, int n, int[] slotOf, int group, int stride) {
+    long identity = max ? Long.MIN_VALUE : Long.MAX_VALUE;
+    boolean skips = chunk.skipsOneValue;
+    long skip = chunk.skippedValue;
+    for (int start = 0; start < n; start += StoredIntegers.BLOCK) {
+      int m = Math.min(StoredIntegers.BLOCK, n - start);
+      long[] v = stored.widened(chunk, from + start, m);
+      for (int k = 0, g = group + start * stride; k < m; k++, g += stride) {
+        int s = slotOf[g];
+        long kept = skips ? StoredIntegers.keptMask(v[k], skip) : -1;
+        long value = v[k] & kept | identity & ~kept;
+        long current = seen[s] ? integral[s] : identity;
+        integral[s] = max ? Math.max(current, value) : Math.min(current, value);
+        seen[s] |= kept != 0;
+      }
     }
   }
 
