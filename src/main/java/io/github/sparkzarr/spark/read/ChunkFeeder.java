@@ -13,7 +13,9 @@ import java.nio.ByteOrder;
  * (blosc blocks while they are still in cache, or the whole chunk as one piece). A cursor over the
  * box's runs (rows along the last dimension, or longer where the box is contiguous) carries over
  * from one piece to the next, so a run split by a block boundary is added in two parts, and every
- * accumulator sees its elements in the same order as from the whole chunk.
+ * accumulator sees its elements in the same order as from the whole chunk. A run whose elements
+ * do not step through group cells evenly (a short dimension after a grouped one) carries a table of
+ * each element's slot. float16 pieces are widened to float32 before they are added.
  */
 final class ChunkFeeder implements BlockSink {
   /** Runs shorter than this cost more per run than per element: they are lengthened by a table. */
