@@ -177,11 +177,16 @@ final class ExtremeAccumulator implements RowAccumulator {
     }
   }
 
+  /** Whether {@link #addEach} takes {@code chunk}'s elements a block of stored integers at a time. */
+  static boolean readsStoredEach(NumericChunk chunk) {
+    return chunk.storedIntegersReadable() && !chunk.unpacks;
+  }
+
   /** Each element against its own slot's extreme, as {@link #add} compares single elements. */
   @Override
   public void addEach(NumericChunk chunk, int from, int n, int[] slotOf, int group, int stride) {
-    if (chunk.storedIntegersReadable() && !chunk.unpacks) {
-      addEachStored(chunk, from, n, slotOf, group, stride);
+    if (readsStoredEach(chunk)) {
+      addEachStored(chunk, from, n, slotOf, group, stride, null);
       return;
     }
     for (int j = 0; j < n; j++) {
@@ -191,11 +196,12 @@ final class ExtremeAccumulator implements RowAccumulator {
 
   /**
    * {@link #addEach} of stored integers, a widened block at a time, with no branch on the values: a
-   * masked value (a third of genotype calls, at random) is replaced by this side's identity and
-   * leaves its slot unseen, and the comparison is a max or min, not a jump.
+   * masked value (a third of genotype calls, at random) is replaced by each side's identity and
+   * leaves its slot unseen, and the comparison is a max or min, not a jump. {@code other}, if not
+   * null, is the opposite side of a pair ({@link ExtremePair}), fed from the same block.
    */
-  private void addEachStored(NumericChunk chunk, int from, int n, int[] slotOf, int group, int stride) {
-    long identity = max ? Long.MIN_VALUE : Long.MAX_VALUE;
+  void addEachStored(NumericChunk chunk, int from, int n, int[] slotOf, int group, int stride,
+      ExtremeAccumulator other) {
     boolean skips = chunk.skipsOneValue;
     long skip = chunk.skippedValue;
     for (int start = 0; start < n; start += StoredIntegers.BLOCK) {
@@ -204,12 +210,21 @@ final class ExtremeAccumulator implements RowAccumulator {
       for (int k = 0, g = group + start * stride; k < m; k++, g += stride) {
         int s = slotOf[g];
         long kept = skips ? StoredIntegers.keptMask(v[k], skip) : -1;
-        long value = v[k] & kept | identity & ~kept;
-        long current = seen[s] ? integral[s] : identity;
-        integral[s] = max ? Math.max(current, value) : Math.min(current, value);
-        seen[s] |= kept != 0;
+        update(s, v[k], kept);
+        if (other != null) {
+          other.update(s, v[k], kept);
+        }
       }
     }
+  }
+
+  /** Slot {@code s} takes {@code value} unless {@code kept} is 0 (then it keeps its extreme and state). */
+  private void update(int s, long value, long kept) {
+    long identity = max ? Long.MIN_VALUE : Long.MAX_VALUE;
+    long candidate = value & kept | identity & ~kept;
+    long current = seen[s] ? integral[s] : identity;
+    integral[s] = max ? Math.max(current, candidate) : Math.min(current, candidate);
+    seen[s] |= kept != 0;
   }
 
   /**

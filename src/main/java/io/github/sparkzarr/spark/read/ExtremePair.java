@@ -55,6 +55,10 @@ final class ExtremePair implements RowAccumulator {
 
   @Override
   public void addEach(NumericChunk chunk, int from, int n, int[] slotOf, int group, int stride) {
+    if (ExtremeAccumulator.readsStoredEach(chunk)) {
+      min.addEachStored(chunk, from, n, slotOf, group, stride, max);
+      return;
+    }
     min.addEach(chunk, from, n, slotOf, group, stride);
     max.addEach(chunk, from, n, slotOf, group, stride);
   }
