@@ -15,6 +15,8 @@ import org.apache.spark.sql.types.DataTypes;
  */
 final class ExtremeAccumulator implements RowAccumulator {
   private final boolean max;
+  /** What every value beats: the smallest long for MAX, the largest for MIN. */
+  private final long identity;
   private final DataType resultType;
   private double[] floating = new double[0];
   private long[] integral = new long[0];
@@ -42,6 +44,7 @@ final class ExtremeAccumulator implements RowAccumulator {
       throw new IllegalArgumentException("MIN and MAX of " + transform.describe("v") + " are not those of v");
     }
     this.max = max;
+    this.identity = max ? Long.MIN_VALUE : Long.MAX_VALUE;
     this.resultType = resultType;
     this.kernels = kernels;
     this.transform = transform;
@@ -220,7 +223,6 @@ final class ExtremeAccumulator implements RowAccumulator {
 
   /** Slot {@code s} takes {@code value} unless {@code kept} is 0 (then it keeps its extreme and state). */
   private void update(int s, long value, long kept) {
-    long identity = max ? Long.MIN_VALUE : Long.MAX_VALUE;
     long candidate = value & kept | identity & ~kept;
     long current = seen[s] ? integral[s] : identity;
     integral[s] = max ? Math.max(current, candidate) : Math.min(current, candidate);

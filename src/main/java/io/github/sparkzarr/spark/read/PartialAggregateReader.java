@@ -129,9 +129,11 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
         continue;
       }
       for (int s = 0; s < calls.size(); s++) {
+        if (calls.get(s).kind() != AggregateCall.Kind.SUM || calls.get(s).variable() != calls.get(c).variable()) {
+          continue;
+        }
         IntToLongFunction sumCounts = sumCounts(accumulators[s]);
-        if (calls.get(s).kind() == AggregateCall.Kind.SUM && calls.get(s).variable() == calls.get(c).variable()
-            && sumCounts != null) {
+        if (sumCounts != null) {
           accumulators[c] = new CountAccumulator.OfSum(sumCounts);
           break;
         }

@@ -104,7 +104,7 @@ final class SumAccumulator implements RowAccumulator {
 
   /**
    * {@link #addEach} of stored floats with at most one masked value besides NaN, the layout and the
-   * mask decided once rather than per element (2x less time for an element per group).
+   * mask decided once rather than per element (about 1.4x less time, one slot per three elements).
    */
   private void addEachFloat(NumericChunk chunk, int from, int n, int[] slotOf, int group, int stride) {
     boolean f32 = chunk.layout == NumericChunk.Layout.FLOAT32;
