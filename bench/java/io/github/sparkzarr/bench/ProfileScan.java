@@ -67,6 +67,17 @@ public final class ProfileScan {
    */
   static final int WARMUP = Integer.getInteger("warmup", 30);
 
+  /** -Dnoop=true: write the answer to Spark's noop sink instead of collecting it (answers too big to collect). */
+  static final boolean NOOP = Boolean.getBoolean("noop");
+
+  static void run(SparkSession spark, String query) {
+    if (NOOP) {
+      spark.sql(query).write().format("noop").mode("overwrite").save();
+    } else {
+      spark.sql(query).collectAsList();
+    }
+  }
+
   /**
    * -DasyncProfile=FILE (with async-profiler's jar on the class path and its library in
    * /tmp/ap, see docs/benchmarks.md): CPU samples of the timed runs only, after the warm-up.
@@ -98,7 +109,10 @@ public final class ProfileScan {
       spark.sparkContext().addSparkListener(cpu);
       // Warm-up: the JIT compiles Spark's code for dozens of queries (see Suite.warmUp).
       for (int i = 0; i < WARMUP; i++) {
-        spark.sql(query).collectAsList();
+        run(spark, query);
+      }
+      if (Boolean.getBoolean("explain")) {
+        spark.sql(query).explain();
       }
       // The answer (first rows), so that before and after can be seen to agree.
       System.out.println("[compare] answer " + spark.sql(query).limit(3).collectAsList());
@@ -115,7 +129,7 @@ public final class ProfileScan {
         long jit0 = jit.getTotalCompilationTime();
         long process0 = PROCESS.getProcessCpuTime();
         long t0 = System.nanoTime();
-        spark.sql(query).collectAsList();
+        run(spark, query);
         seconds.add((System.nanoTime() - t0) / 1e9);
         processSeconds.add((PROCESS.getProcessCpuTime() - process0) / 1e9);
         TaskCpu.waitIdle(spark);

@@ -207,6 +207,44 @@ class GroupByFunctionPushdownTest extends SparkTestBase {
   }
 
   /**
+   * A partition hands its groups to Spark a batch of 4,096 rows at a time: 9,800 groups of
+   * w(time, lat) (1400 x 7 float32, one partition) keyed by coordinates, by a function of a
+   * position and with weighted sums, each batch's keys beside their own groups' results.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "SELECT time, lat, avg(w), min(w), max(w), count(*) FROM b GROUP BY time, lat",
+      "SELECT time_index * 2 - 1 k, lat, sum(w), count(w) FROM b GROUP BY 1, 2",
+      "SELECT time_index, lat, sum(w * cos(radians(lat))), sum(w) FROM b GROUP BY 1, 2",
+  })
+  void manyGroupsComeInBatches(String sql) throws Exception {
+    Path dir = Files.createTempDirectory("zarr-batches").resolve("b.zarr");
+    HadoopStore s = new HadoopStore(dir.toString(), new Configuration());
+    ZarrHierarchy.writeGroupV2(s, "", null);
+    ObjectNode timeAttrs = Json.object();
+    timeAttrs.put("units", "hours since 2001-03-01 00:00:00");
+    ZarrArray time = array(s, "time", "<i8", new long[] {1400}, new int[] {1400}, List.of("time"), timeAttrs);
+    ZarrArray lat = array(s, "lat", "<f8", new long[] {7}, new int[] {7}, List.of("lat"), Json.object());
+    ZarrArray w = array(s, "w", "<f4", new long[] {1400, 7}, new int[] {600, 7}, List.of("time", "lat"), Json.object());
+    ZarrPushdownTest.writeAll(time, (i, j) -> i * 3);
+    ZarrPushdownTest.writeAll(lat, (i, j) -> -60.0 + 20 * i);
+    ZarrPushdownTest.writeAll(w, (i, j) -> (i + j) % 13 == 5 ? Double.NaN : i * 0.75 - j * 2);
+    ZarrHierarchy.consolidateV2(s);
+    dir.toFile().deleteOnExit();
+    Dataset<Row>[] results = new Dataset[2];
+    for (boolean pushDown : new boolean[] {true, false}) {
+      spark().read().format("zarr").option("pushDownAggregate", pushDown).load(dir.toString())
+          .select("*", "time_index").createOrReplaceTempView("b");
+      results[pushDown ? 0 : 1] = spark().sql(sql);
+      assertEquals(pushDown, pushed(results[pushDown ? 0 : 1]), sql);
+    }
+    assertEquals(1, results[0].rdd().getNumPartitions(), sql);
+    List<Row> expected = sorted(results[1]);
+    assertEquals(1400 * 7, expected.size(), sql);
+    assertRowsEqual(expected, sorted(results[0]), sql);
+  }
+
+  /**
    * Pushed, complete when one partition is planned (unless weighted sums forbid it), and with the
    * schema and rows of the same query without pushdown; in one partition and in one per chunk.
    */

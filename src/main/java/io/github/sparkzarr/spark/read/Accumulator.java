@@ -22,8 +22,8 @@ interface Accumulator {
     }
   }
 
-  /** Writes the partial result of slots {@code [0, slots)} to rows of the same numbers. */
-  void write(WritableColumnVector out, int slots);
+  /** Writes the partial results of slots {@code [from, from + count)} to rows {@code [0, count)}. */
+  void write(WritableColumnVector out, int from, int count);
 
   /** @param elementwise whether consecutive elements go to different groups (the last dimension is grouped on) */
   static Accumulator of(AggregateCall call, boolean elementwise) {

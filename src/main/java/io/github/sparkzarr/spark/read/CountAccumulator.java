@@ -109,9 +109,10 @@ final class CountAccumulator implements RowAccumulator {
   }
 
   @Override
-  public void write(WritableColumnVector out, int slots) {
-    for (int s = 0; s < slots; s++) {
-      out.putLong(s, counts[s] + (floating == null ? 0 : floating.count(s)));
+  public void write(WritableColumnVector out, int from, int count) {
+    for (int r = 0; r < count; r++) {
+      int s = from + r;
+      out.putLong(r, counts[s] + (floating == null ? 0 : floating.count(s)));
     }
   }
 
@@ -133,9 +134,9 @@ final class CountAccumulator implements RowAccumulator {
     }
 
     @Override
-    public void write(WritableColumnVector out, int slots) {
-      for (int s = 0; s < slots; s++) {
-        out.putLong(s, sumCounts.applyAsLong(s));
+    public void write(WritableColumnVector out, int from, int count) {
+      for (int r = 0; r < count; r++) {
+        out.putLong(r, sumCounts.applyAsLong(from + r));
       }
     }
   }

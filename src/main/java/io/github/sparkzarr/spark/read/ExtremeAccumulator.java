@@ -282,22 +282,23 @@ final class ExtremeAccumulator implements RowAccumulator {
   }
 
   @Override
-  public void write(WritableColumnVector out, int slots) {
-    for (int s = 0; s < slots; s++) {
+  public void write(WritableColumnVector out, int from, int count) {
+    for (int r = 0; r < count; r++) {
+      int s = from + r;
       if (!seen[s]) {
-        out.putNull(s);
+        out.putNull(r);
       } else if (resultType.equals(DataTypes.FloatType)) {
-        out.putFloat(s, (float) floating[s]);
+        out.putFloat(r, (float) floating[s]);
       } else if (resultType.equals(DataTypes.DoubleType)) {
-        out.putDouble(s, transform == null ? floating[s] : transform.apply(floating[s]));
+        out.putDouble(r, transform == null ? floating[s] : transform.apply(floating[s]));
       } else if (resultType.equals(DataTypes.IntegerType)) {
-        out.putInt(s, (int) integral[s]);
+        out.putInt(r, (int) integral[s]);
       } else if (resultType.equals(DataTypes.ShortType)) {
-        out.putShort(s, (short) integral[s]);
+        out.putShort(r, (short) integral[s]);
       } else if (resultType.equals(DataTypes.ByteType)) {
-        out.putByte(s, (byte) integral[s]);
+        out.putByte(r, (byte) integral[s]);
       } else {
-        out.putLong(s, integral[s]);
+        out.putLong(r, integral[s]);
       }
     }
   }

@@ -71,8 +71,8 @@ final class ExtremePair implements RowAccumulator {
 
   /** Writes the MIN; {@link #maxPlace} writes the MAX. */
   @Override
-  public void write(WritableColumnVector out, int slots) {
-    min.write(out, slots);
+  public void write(WritableColumnVector out, int from, int count) {
+    min.write(out, from, count);
   }
 
   /** What stands in the MAX's place: fed nothing (the pair feeds it), it writes the MAX. */
@@ -95,8 +95,8 @@ final class ExtremePair implements RowAccumulator {
       }
 
       @Override
-      public void write(WritableColumnVector out, int slots) {
-        max.write(out, slots);
+      public void write(WritableColumnVector out, int from, int count) {
+        max.write(out, from, count);
       }
     };
   }

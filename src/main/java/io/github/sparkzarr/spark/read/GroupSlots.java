@@ -28,6 +28,8 @@ final class GroupSlots {
   private final long range;
   private long[] codeOfSlot = new long[16];
   private int size;
+  /** Whether each slot's code is the one before's plus one (groups met in C order, as a map's cells are). */
+  private boolean consecutive = true;
   // direct: slot + 1 by code, 0 where not met
   private int[] direct;
   // hashed: open addressing, codes + 1 (0 marks a free entry), slot numbers beside them
@@ -150,6 +152,7 @@ final class GroupSlots {
     if (size == codeOfSlot.length) {
       codeOfSlot = Arrays.copyOf(codeOfSlot, size * 2);
     }
+    consecutive &= size == 0 || code == codeOfSlot[size - 1] + 1;
     codeOfSlot[size] = code;
     return size++;
   }
@@ -194,6 +197,10 @@ final class GroupSlots {
       }
       return;
     }
+    if (consecutive) {
+      consecutivePositions(k, codeOfSlot[from], count, out);
+      return;
+    }
     long step = stride[k];
     long before = Long.MIN_VALUE;
     long below = 0; // the code's remainder by step
@@ -211,6 +218,34 @@ final class GroupSlots {
       }
       before = code;
       out[i] = first[k] + digit;
+    }
+  }
+
+  /**
+   * {@link #positions} of {@code count} slots whose codes run on from {@code code}: each position
+   * repeats for as many slots as a step of the key spans, the last key's counting up.
+   */
+  private void consecutivePositions(int k, long code, int count, long[] out) {
+    long step = stride[k];
+    long digit = code / step % radix[k];
+    if (step == 1) {
+      for (int i = 0; i < count; digit = 0) {
+        int m = (int) Math.min(count - i, radix[k] - digit);
+        long position = first[k] + digit;
+        for (int j = 0; j < m; j++) {
+          out[i + j] = position + j;
+        }
+        i += m;
+      }
+      return;
+    }
+    long left = step - code % step; // slots before the key's next step
+    for (int i = 0; i < count; ) {
+      int m = (int) Math.min(count - i, left);
+      Arrays.fill(out, i, i + m, first[k] + digit);
+      i += m;
+      left = step;
+      digit = digit + 1 == radix[k] ? 0 : digit + 1;
     }
   }
 

@@ -173,12 +173,13 @@ final class IntSumAccumulator implements RowAccumulator {
   }
 
   @Override
-  public void write(WritableColumnVector out, int slots) {
-    for (int s = 0; s < slots; s++) {
+  public void write(WritableColumnVector out, int from, int count) {
+    for (int r = 0; r < count; r++) {
+      int s = from + r;
       if (counts[s] == 0) {
-        out.putNull(s);
+        out.putNull(r);
       } else {
-        out.putLong(s, sums[s]);
+        out.putLong(r, sums[s]);
       }
     }
   }

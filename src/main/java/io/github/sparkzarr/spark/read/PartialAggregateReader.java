@@ -63,8 +63,21 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   /** Scratch for decoding block by block, reused across the partition's chunks and tasks. */
   private final DecodeBuffers buffers = DecodeBuffers.borrow();
   private long decodeNanos;
+  /** Results are handed out this many rows at a time: Spark's batch size, so a batch stays in cache. */
+  static final int BATCH_ROWS = 4096;
+  private boolean accumulated;
+  /** Groups met by the partition, and how many of their rows are handed out. */
+  private int groups;
+  private int emitted;
+  /** The batch handed out, its columns reused from batch to batch. */
   private ColumnarBatch result;
-  private boolean done;
+  private WritableColumnVector[] columns;
+  /** Scratch of each weighted call: its raw sums before weighting. */
+  private WritableColumnVector[] unweighted;
+  /** Each key's coordinate values over the partition, read at the first batch (null for other keys). */
+  private KeyCoordinates[] coordinates;
+  /** Scratch of {@link #forEachPiece}. */
+  private long[] positions;
 
   PartialAggregateReader(ScanPlan plan, PushedAggregate aggregate, StructType schema,
       CountingStore store, long start, long end) {
@@ -174,10 +187,21 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
 
   @Override
   public boolean next() throws IOException {
-    if (done) {
+    if (!accumulated) {
+      accumulated = true;
+      accumulateAll();
+      groups = slots.size();
+    }
+    if (emitted == groups) {
       return false;
     }
-    done = true;
+    int count = Math.min(BATCH_ROWS, groups - emitted);
+    fill(emitted, count);
+    emitted += count;
+    return true;
+  }
+
+  private void accumulateAll() throws IOException {
     for (int k = 0; k < groupDims.length; k++) {
       keyValues[k] = partitionKeys.grouping(keys.get(k));
     }
@@ -188,8 +212,6 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     for (long i = start; i < end; i++) {
       accumulate(plan.chunkCoords(i));
     }
-    result = results();
-    return result.numRows() > 0;
   }
 
   /** Makes room in every accumulator for the groups met so far. */
@@ -422,69 +444,94 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     return out;
   }
 
-  private ColumnarBatch results() throws IOException {
-    int n = slots.size();
+  /** Makes {@link #result} the rows of slots {@code [from, from + count)}. */
+  private void fill(int from, int count) throws IOException {
     int visible = aggregate.groupBy().size();
-    ColumnVector[] columns = new ColumnVector[schema.fields().length];
+    if (columns == null) {
+      int capacity = Math.max(1, Math.min(groups, BATCH_ROWS));
+      columns = new WritableColumnVector[schema.fields().length];
+      for (int c = 0; c < columns.length; c++) {
+        columns[c] = new OnHeapColumnVector(capacity, schema.fields()[c].dataType());
+      }
+      unweighted = new WritableColumnVector[accumulators.length];
+      coordinates = new KeyCoordinates[visible];
+      result = new ColumnarBatch(columns);
+    }
+    for (WritableColumnVector column : columns) {
+      column.reset();
+    }
     for (int k = 0; k < visible; k++) {
-      columns[k] = groupColumn(k, n);
+      writeGroupColumn(k, columns[k], from, count);
     }
     for (int c = 0; c < accumulators.length; c++) {
-      WritableColumnVector v = new OnHeapColumnVector(Math.max(1, n), schema.fields()[visible + c].dataType());
       if (aggregate.calls().get(c).weight() != null) {
-        writeWeighted(c, v, n);
+        writeWeighted(c, columns[visible + c], from, count);
       } else {
-        accumulators[c].write(v, n);
+        accumulators[c].write(columns[visible + c], from, count);
       }
-      columns[visible + c] = v;
     }
-    return new ColumnarBatch(columns, n);
+    result.setNumRows(count);
   }
 
-  /** Call {@code c}'s sums (or counts) per group and position, times the position's weight. */
-  private void writeWeighted(int c, WritableColumnVector out, int n) {
-    if (n == 0) {
-      return;
-    }
+  /** Call {@code c}'s sums (or counts) of slots {@code [from, from + count)}, times each position's weight. */
+  private void writeWeighted(int c, WritableColumnVector out, int from, int count) {
     AggregateCall call = aggregate.calls().get(c);
     boolean counts = call.kind() == AggregateCall.Kind.COUNT_ROWS;
-    WritableColumnVector raw = new OnHeapColumnVector(Math.max(1, n), counts ? DataTypes.LongType : DataTypes.DoubleType);
-    accumulators[c].write(raw, n);
+    if (unweighted[c] == null) {
+      unweighted[c] = new OnHeapColumnVector(Math.max(1, Math.min(groups, BATCH_ROWS)),
+          counts ? DataTypes.LongType : DataTypes.DoubleType);
+    }
+    WritableColumnVector raw = unweighted[c];
+    raw.reset();
+    accumulators[c].write(raw, from, count);
     int k = keys.size() - 1;
     while (groupDims[k] != call.weight().column().index()) {
       k--; // the hidden position key of the weight's dimension
     }
-    for (int s = 0; s < n; s++) {
-      Object w = weights[c].value(slots.position(s, k));
-      if (raw.isNullAt(s) || w == null) {
-        out.putNull(s);
+    for (int r = 0; r < count; r++) {
+      Object w = weights[c].value(slots.position(from + r, k));
+      if (raw.isNullAt(r) || w == null) {
+        out.putNull(r);
       } else {
-        out.putDouble(s, (counts ? raw.getLong(s) : raw.getDouble(s)) * (Double) w);
+        out.putDouble(r, (counts ? raw.getLong(r) : raw.getDouble(r)) * (Double) w);
       }
     }
   }
 
-  /** GROUP BY key {@code k}: the function's values, else positions or the coordinate values at them. */
-  private WritableColumnVector groupColumn(int k, int n) throws IOException {
-    WritableColumnVector v = new OnHeapColumnVector(Math.max(1, n), schema.fields()[k].dataType());
+  /**
+   * GROUP BY key {@code k} of slots {@code [from, from + count)}: the function's values, else
+   * positions or the coordinate values at them.
+   */
+  private void writeGroupColumn(int k, WritableColumnVector v, int from, int count) throws IOException {
     GroupKey key = keys.get(k);
     if (key.function() != null) {
-      forEachPiece(k, n, (p, from, m) -> {
+      forEachPiece(k, from, count, (p, row, m) -> {
         for (int i = 0; i < m; i++) {
-          keyValues[k].write(p[i], v, from + i);
+          keyValues[k].write(p[i], v, row + i);
         }
       });
-      return v;
+    } else if (key.isPosition(view)) {
+      forEachPiece(k, from, count, (p, row, m) -> v.putLongs(row, m, p, 0));
+    } else {
+      if (coordinates[k] == null) {
+        coordinates[k] = keyCoordinates(k);
+      }
+      KeyCoordinates values = coordinates[k];
+      forEachPiece(k, from, count, (p, row, m) -> {
+        for (int i = 0; i < m; i++) {
+          values.writer().write(values.values(), (int) (p[i] - values.min()), v, row + i, 1);
+        }
+      });
     }
-    if (key.isPosition(view)) {
-      forEachPiece(k, n, (p, from, m) -> v.putLongs(from, m, p, 0));
-      return v;
-    }
-    if (n == 0) {
-      return v;
-    }
+  }
+
+  /** A coordinate key's values at positions {@code min} on, and how they become column values. */
+  private record KeyCoordinates(long min, ChunkData values, ValueWriter writer) {}
+
+  /** Key {@code k}'s coordinate values over every position the partition's groups take. */
+  private KeyCoordinates keyCoordinates(int k) throws IOException {
     long[] range = {Long.MAX_VALUE, -1};
-    forEachPiece(k, n, (p, from, m) -> {
+    forEachPiece(k, 0, groups, (p, row, m) -> {
       for (int i = 0; i < m; i++) {
         range[0] = Math.min(range[0], p[i]);
         range[1] = Math.max(range[1], p[i]);
@@ -494,27 +541,26 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     DatasetView.Dimension dim = view.dims().get(groupDims[k]);
     ZarrArray coordinate = dim.coordinate().open(store);
     ChunkData values = coordinate.read(new long[] {min}, new int[] {(int) (range[1] - min + 1)});
-    ValueWriter writer = ValueWriters.of(coordinate.memoryType(), dim.cf());
-    forEachPiece(k, n, (p, from, m) -> {
-      for (int i = 0; i < m; i++) {
-        writer.write(values, (int) (p[i] - min), v, from + i, 1);
-      }
-    });
-    return v;
+    return new KeyCoordinates(min, values, ValueWriters.of(coordinate.memoryType(), dim.cf()));
   }
 
-  /** Receives key positions of slots {@code [from, from + m)} in {@code positions[0, m)}. */
+  /** Receives key positions of rows {@code [row, row + m)} in {@code positions[0, m)}. */
   private interface PositionPiece {
-    void accept(long[] positions, int from, int m);
+    void accept(long[] positions, int row, int m);
   }
 
-  /** Key {@code k}'s positions of slots {@code [0, n)}, a cache-sized piece at a time. */
-  private void forEachPiece(int k, int n, PositionPiece piece) {
-    long[] positions = new long[Math.min(n, 4096)];
-    for (int from = 0; from < n; from += positions.length) {
-      int m = Math.min(positions.length, n - from);
-      slots.positions(k, from, m, positions);
-      piece.accept(positions, from, m);
+  /**
+   * Key {@code k}'s positions of slots {@code [from, from + count)}, a cache-sized piece at a time,
+   * numbered from row 0.
+   */
+  private void forEachPiece(int k, int from, int count, PositionPiece piece) {
+    if (positions == null) {
+      positions = new long[BATCH_ROWS];
+    }
+    for (int row = 0; row < count; row += positions.length) {
+      int m = Math.min(positions.length, count - row);
+      slots.positions(k, from + row, m, positions);
+      piece.accept(positions, row, m);
     }
   }
 
@@ -527,6 +573,11 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   public void close() throws IOException {
     if (result != null) {
       result.close();
+    }
+    for (WritableColumnVector raw : unweighted == null ? new WritableColumnVector[0] : unweighted) {
+      if (raw != null) {
+        raw.close();
+      }
     }
     buffers.release();
     store.close();

@@ -241,10 +241,11 @@ final class SumAccumulator implements RowAccumulator {
   }
 
   @Override
-  public void write(WritableColumnVector out, int slots) {
-    for (int s = 0; s < slots; s++) {
+  public void write(WritableColumnVector out, int from, int count) {
+    for (int r = 0; r < count; r++) {
+      int s = from + r;
       if (counts[s] == 0) {
-        out.putNull(s);
+        out.putNull(r);
         continue;
       }
       int lanes = s * width;
@@ -252,7 +253,7 @@ final class SumAccumulator implements RowAccumulator {
       for (int k = 0; k < width; k++) {
         total += sums[lanes + k];
       }
-      out.putDouble(s, total);
+      out.putDouble(r, total);
     }
   }
 }

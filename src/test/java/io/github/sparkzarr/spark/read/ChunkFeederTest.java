@@ -253,7 +253,7 @@ class ChunkFeederTest {
   private static List<Object> written(Accumulator a, int slots,
       org.apache.spark.sql.types.DataType type) {
     OnHeapColumnVector v = new OnHeapColumnVector(slots, type);
-    a.write(v, slots);
+    a.write(v, 0, slots);
     List<Object> out = new ArrayList<>();
     for (int s = 0; s < slots; s++) {
       if (v.isNullAt(s)) {

@@ -320,7 +320,7 @@ class ExtremeAccumulatorTest {
   /** The written results as bit patterns, nulls as "null". */
   private static String written(Accumulator a, int slots, org.apache.spark.sql.types.DataType type) {
     OnHeapColumnVector out = new OnHeapColumnVector(slots, type);
-    a.write(out, slots);
+    a.write(out, 0, slots);
     StringBuilder s = new StringBuilder();
     for (int i = 0; i < slots; i++) {
       s.append(out.isNullAt(i) ? "null" : type == DataTypes.FloatType

@@ -45,7 +45,7 @@ class IntSumAccumulatorTest {
     sum.add(longs(q, -5, q - 1), 0, 3, 0);
     sum.add(longs(3), 0, 1, 1);
     OnHeapColumnVector out = new OnHeapColumnVector(2, DataTypes.LongType);
-    sum.write(out, 2);
+    sum.write(out, 0, 2);
     assertEquals(Long.MAX_VALUE - 5, out.getLong(0));
     assertEquals(3, out.getLong(1));
     assertThrows(ArithmeticException.class, () -> sum.add(longs(q, 0), 0, 2, 0));
@@ -55,7 +55,7 @@ class IntSumAccumulatorTest {
     ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(Integer.MAX_VALUE).putInt(Integer.MAX_VALUE);
     ints.add(new NumericChunk(b.array(), I4, null), 0, 2, 0);
     OnHeapColumnVector intOut = new OnHeapColumnVector(1, DataTypes.LongType);
-    ints.write(intOut, 1);
+    ints.write(intOut, 0, 1);
     assertEquals(2L * Integer.MAX_VALUE, intOut.getLong(0), "int32 values add in a long");
   }
 
@@ -74,7 +74,7 @@ class IntSumAccumulatorTest {
     int[] slotOf = {2, 0, 1, 2, 0, 1};
     sum.addEach(chunk, 0, 6, slotOf, 0, 1);
     OnHeapColumnVector out = new OnHeapColumnVector(3, DataTypes.LongType);
-    sum.write(out, 3);
+    sum.write(out, 0, 3);
     assertEquals(13, out.getLong(0), "slot 0: -1 masked, 13");
     assertEquals(7, out.getLong(1), "slot 1: 7, -1 masked");
     assertEquals(16, out.getLong(2), "slot 2: 5 and 11");

@@ -115,12 +115,22 @@ class RowAccumulatorTest {
     byElement.addEach(c, 17, WIDTH - 40, slotOf, 5, 1);
     OnHeapColumnVector expected = new OnHeapColumnVector(slots, type);
     OnHeapColumnVector got = new OnHeapColumnVector(slots, type);
-    byElement.write(expected, slots);
-    byRow.write(got, slots);
+    byElement.write(expected, 0, slots);
+    byRow.write(got, 0, slots);
     for (int s = 0; s < slots; s++) {
       assertEquals(expected.isNullAt(s), got.isNullAt(s), what + " slot " + s);
       if (!expected.isNullAt(s)) {
         assertEquals(bits(expected, s, type), bits(got, s, type), what + " slot " + s);
+      }
+    }
+    // A batch of results starting at a later slot lands at row 0 on.
+    int from = FIRST_SLOT + 7;
+    OnHeapColumnVector tail = new OnHeapColumnVector(slots - from, type);
+    byRow.write(tail, from, slots - from);
+    for (int r = 0; r < slots - from; r++) {
+      assertEquals(expected.isNullAt(from + r), tail.isNullAt(r), what + " slot " + (from + r) + " at row " + r);
+      if (!tail.isNullAt(r)) {
+        assertEquals(bits(expected, from + r, type), bits(tail, r, type), what + " slot " + (from + r) + " at row " + r);
       }
     }
     for (int s = 0; s < FIRST_SLOT; s++) {

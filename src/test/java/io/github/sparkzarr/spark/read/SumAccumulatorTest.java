@@ -193,7 +193,7 @@ class SumAccumulatorTest {
               from += len;
             }
             OnHeapColumnVector out = new OnHeapColumnVector(1, DataTypes.DoubleType);
-            sum.write(out, 1);
+            sum.write(out, 0, 1);
             assertEquals(Double.doubleToLongBits(expected[0]),
                 Double.doubleToLongBits(out.getDouble(0)), what + " cut " + cut);
           }
@@ -242,7 +242,7 @@ class SumAccumulatorTest {
       from += len;
     }
     OnHeapColumnVector out = new OnHeapColumnVector(groups, DataTypes.DoubleType);
-    sum.write(out, groups);
+    sum.write(out, 0, groups);
     for (int g = 0; g < groups; g++) {
       assertEquals(Double.doubleToLongBits(expected[g]), Double.doubleToLongBits(out.getDouble(g)), "group " + g);
       assertEquals(counts[g], sum.count(g), "count of group " + g);
@@ -292,7 +292,7 @@ class SumAccumulatorTest {
           sum.addRow(piece(values, r * width, width, doubles, false, cf), 0, width, 0);
         }
         OnHeapColumnVector out = new OnHeapColumnVector(width, DataTypes.DoubleType);
-        sum.write(out, width);
+        sum.write(out, 0, width);
         String what = (doubles ? "f8" : "f4") + " " + cf;
         assertTrue(Double.isNaN(out.getDouble(5)), what);
         assertEquals(cf == fillMissing || cf == fillMissingNaNKept, out.isNullAt(9), what + ": group 9 holds only the fill");
