@@ -120,7 +120,7 @@ class GroupByFunctionPushdownTest extends SparkTestBase {
       "SELECT lat_index, avg(v), max(v), count(v) FROM t GROUP BY lat_index | 1200 | true",
       "SELECT lat_index, time_index, sum(v) FROM t GROUP BY 1, 2 | 1 | true",
       "SELECT lat_index, avg(v) FROM t WHERE time_index >= 10 GROUP BY lat_index | 1000 | true",
-      "SELECT lat_index, avg(v) FROM t GROUP BY lat_index | 500 | false",
+      "SELECT lat_index, avg(v) FROM t GROUP BY lat_index | 1 | false",
       "SELECT lat, sum(v) FROM t GROUP BY lat | 1200 | false",
       "SELECT month(time), sum(v) FROM t GROUP BY 1 | 500 | false",
       "SELECT time, sum(v) FROM t GROUP BY time | 500 | false",
@@ -204,6 +204,43 @@ class GroupByFunctionPushdownTest extends SparkTestBase {
     }
     assertRowsEqual(results[1].collectAsList(), results[0].collectAsList(), summary);
     assertEquals(2048L * 1024, results[0].first().getLong(0));
+  }
+
+  /**
+   * A tile too large for a split whose cells have many elements is cut in as few partitions as
+   * spread it over the two cores, each of at most as many bytes as make its partial rows cheap
+   * beside its reading (4,096 decoded bytes per cell) and 8 times maxPartitionBytes: every
+   * partition returns a partial row per cell for Spark to merge. v(t, x) float32, x 6 wide in one
+   * chunk, so the whole array is one tile. Before, partitions held what maxPartitionBytes holds
+   * (3, 200 and 50 partitions).
+   */
+  @ParameterizedTest
+  @CsvSource({
+      "600, 10, 5000, 2", // spread over the cores: 2 of 30 chunks (240 bytes each)
+      "4000, 10, 500, 25", // 8 x maxPartitionBytes: 16 chunks
+      "10000, 100, 5000, 10", // 4,096 x 6 cells: 11 chunks of 2,400 bytes
+  })
+  void tilesOfManyElementsPerCellAreCutInFewPartitions(int steps, int chunk, String maxPartitionBytes, int partitions)
+      throws Exception {
+    Path dir = Files.createTempDirectory("zarr-tile-parts").resolve("q.zarr");
+    HadoopStore s = new HadoopStore(dir.toString(), new Configuration());
+    ZarrHierarchy.writeGroupV2(s, "", null);
+    ZarrArray v = array(s, "v", "<f4", new long[] {steps, 6}, new int[] {chunk, 6}, List.of("t", "x"), Json.object());
+    ZarrPushdownTest.writeAll(v, (i, j) -> i % 11 == 3 && j == 2 ? Double.NaN : i * 0.5 - j);
+    dir.toFile().deleteOnExit();
+    String sql = "SELECT x, avg(v), min(v), count(*) FROM q GROUP BY x";
+    Dataset<Row>[] results = new Dataset[2];
+    for (boolean pushDown : new boolean[] {true, false}) {
+      spark().read().format("zarr").option("pushDownAggregate", pushDown).option("maxPartitionBytes", maxPartitionBytes)
+          .load(dir.toString()).createOrReplaceTempView("q");
+      results[pushDown ? 0 : 1] = spark().sql(sql);
+    }
+    String plan = results[0].queryExecution().executedPlan().toString();
+    assertTrue(pushed(results[0]), plan);
+    assertFalse(plan.contains(" complete"), plan);
+    assertEquals(partitions, ((org.apache.spark.sql.execution.datasources.v2.BatchScanExec) results[0].queryExecution()
+        .sparkPlan().collectLeaves().head()).inputPartitions().size(), plan);
+    assertRowsEqual(sorted(results[1]), sorted(results[0]), sql);
   }
 
   /**

@@ -220,12 +220,36 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
   private long splitChunks(long chunks) {
     long n = Math.max(1, splitBytes(chunks) / chunkBytes());
     long tile = plan.chunksPerTile();
-    if (aggregate != null && plan.tileDims() > 0 && tile > n
-        && plan.elementsPerCell() <= FEW_ELEMENTS_PER_CELL
-        && tile <= 2 * maxPartitionBytes(SparkSession.active()) / chunkBytes()) {
-      return tile;
+    if (aggregate != null && plan.tileDims() > 0 && tile > n) {
+      long max = maxPartitionBytes(SparkSession.active());
+      if (plan.elementsPerCell() <= FEW_ELEMENTS_PER_CELL && tile <= 2 * max / chunkBytes()) {
+        return tile;
+      }
+      return Math.max(n, tilePartChunks(tile, max));
     }
     return Math.min(n, groupCellsCap());
+  }
+
+  /**
+   * Decoded bytes a partition of a tile reads per group cell of the tile, at least, unless the
+   * tiles would then not spread over the cores: each partition of a tile returns a partial row per
+   * cell, and Spark's merge of one (hashed, shuffled, hashed again) costs about as much as reading
+   * 500 decoded bytes (RGB images' mean over 4,096 images: 2.29 s in six partitions of 128 MiB,
+   * 1.55 s in two; docs/benchmarks.md, session 25).
+   */
+  static final long BYTES_PER_PARTIAL_ROW = 4096;
+
+  /**
+   * Chunks of a partition of a tile too large for one: as many as spread the tiles over the cores,
+   * no more than make its partial rows cheap beside its reading ({@link #BYTES_PER_PARTIAL_ROW})
+   * and at most 8 times {@code maxPartitionBytes}.
+   */
+  private long tilePartChunks(long tile, long maxPartitionBytes) {
+    long tiles = Math.max(1, plan.chunkCount() / tile);
+    long spread = ceilDiv(tile, ceilDiv(minPartitions(SparkSession.active()), tiles));
+    double rows = (double) BYTES_PER_PARTIAL_ROW * plan.cellsPerTile() / chunkBytes();
+    long cap = maxPartitionBytes > Long.MAX_VALUE / 8 ? Long.MAX_VALUE : 8 * maxPartitionBytes / chunkBytes();
+    return Math.min(Math.min(spread, (long) Math.min(rows, Long.MAX_VALUE / 2) + 1), cap);
   }
 
   /**
