@@ -244,6 +244,43 @@ class GroupByFunctionPushdownTest extends SparkTestBase {
   }
 
   /**
+   * One chunk, so one partition whose box holds as many positions as the keys' ranges: keys that
+   * two positions can share (a function, a coordinate with repeated values) still make one group
+   * per value, not one per position. u(t, x) float32, 48 x 3 in one chunk; t hourly, x 1, 1, 2.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "SELECT day(t), sum(u), count(*) FROM s GROUP BY 1",
+      "SELECT x, max(u), count(u) FROM s GROUP BY x",
+      "SELECT hour(t) % 4, x, avg(u) FROM s GROUP BY 1, 2",
+      "SELECT t_index, x_index, min(u) FROM s GROUP BY 1, 2",
+  })
+  void oneChunkGroupsByValuesPositionsShare(String sql) throws Exception {
+    Path dir = Files.createTempDirectory("zarr-one-chunk").resolve("s.zarr");
+    HadoopStore s = new HadoopStore(dir.toString(), new Configuration());
+    ZarrHierarchy.writeGroupV2(s, "", null);
+    ObjectNode timeAttrs = Json.object();
+    timeAttrs.put("units", "hours since 2003-07-01 00:00:00");
+    ZarrArray t = array(s, "t", "<i8", new long[] {48}, new int[] {48}, List.of("t"), timeAttrs);
+    ZarrArray x = array(s, "x", "<f8", new long[] {3}, new int[] {3}, List.of("x"), Json.object());
+    ZarrArray u = array(s, "u", "<f4", new long[] {48, 3}, new int[] {48, 3}, List.of("t", "x"), Json.object());
+    ZarrPushdownTest.writeAll(t, (i, j) -> i);
+    ZarrPushdownTest.writeAll(x, (i, j) -> i < 2 ? 1.0 : 2.0);
+    ZarrPushdownTest.writeAll(u, (i, j) -> (i * 3 + j) % 10 == 7 ? Double.NaN : i - j * 0.5);
+    ZarrHierarchy.consolidateV2(s);
+    dir.toFile().deleteOnExit();
+    Dataset<Row>[] results = new Dataset[2];
+    for (boolean pushDown : new boolean[] {true, false}) {
+      spark().read().format("zarr").option("pushDownAggregate", pushDown).load(dir.toString())
+          .select("*", "t_index", "x_index").createOrReplaceTempView("s");
+      results[pushDown ? 0 : 1] = spark().sql(sql);
+      assertEquals(pushDown, pushed(results[pushDown ? 0 : 1]), sql);
+    }
+    assertTrue(results[0].queryExecution().executedPlan().toString().contains(" complete"), sql);
+    assertRowsEqual(sorted(results[1]), sorted(results[0]), sql);
+  }
+
+  /**
    * A partition hands its groups to Spark a batch of 4,096 rows at a time: 9,800 groups of
    * w(time, lat) (1400 x 7 float32, one partition) keyed by coordinates, by a function of a
    * position and with weighted sums, each batch's keys beside their own groups' results.

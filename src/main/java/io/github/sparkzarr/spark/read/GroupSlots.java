@@ -30,8 +30,11 @@ final class GroupSlots {
   private int size;
   /** Whether each slot's code is the one before's plus one (groups met in C order, as a map's cells are). */
   private boolean consecutive = true;
-  // direct: slot + 1 by code, 0 where not met
+  // direct: slot + 1 by code, 0 where not met (allocated at the first lookup)
+  private final boolean directCodes;
   private int[] direct;
+  /** Whether every code is its own slot ({@link #addEvery}): nothing is looked up or stored. */
+  private boolean every;
   // hashed: open addressing, codes + 1 (0 marks a free entry), slot numbers beside them
   private long[] codes;
   private int[] numbers;
@@ -61,9 +64,8 @@ final class GroupSlots {
       stride[k] = step;
       step *= radix[k]; // meaningful only when the product fits
     }
-    if (product >= 0 && product <= DIRECT_LIMIT) {
-      direct = new int[(int) Math.max(1, product)];
-    } else if (product >= 0) {
+    directCodes = product >= 0 && product <= DIRECT_LIMIT;
+    if (product >= 0 && !directCodes) {
       codes = new long[64];
       numbers = new int[64];
     }
@@ -113,7 +115,13 @@ final class GroupSlots {
 
   /** The slot of the group with this code (only when {@link #coded()}), new if not met before. */
   int slotOfCode(long code) {
-    if (direct != null) {
+    if (every) {
+      return (int) code;
+    }
+    if (directCodes) {
+      if (direct == null) {
+        direct = new int[(int) Math.max(1, range)];
+      }
       int s = direct[(int) code] - 1;
       if (s < 0) {
         s = add(code);
@@ -141,8 +149,36 @@ final class GroupSlots {
     }
   }
 
+  /** The number of codes: every combination of the keys' positions (only when {@link #coded()}). */
+  long range() {
+    return range;
+  }
+
+  /**
+   * Makes every code its own slot, before any slot is made: for a first box that holds every
+   * group, met in C order (a map's cells, each element its own group), whose slots are then its
+   * groups' numbers, with no table to fill and look up.
+   */
+  void addEvery() {
+    if (size != 0 || range < 0 || range > Integer.MAX_VALUE) {
+      throw new IllegalStateException("codes are their slots only from the start, and as many as an int counts: "
+          + size + " slots, " + range + " codes");
+    }
+    every = true;
+    size = (int) range;
+    codeOfSlot = null;
+  }
+
+  /** The code of slot {@code s}. */
+  private long codeOf(int s) {
+    return every ? s : codeOfSlot[s];
+  }
+
   /** Makes room for {@code more} new groups at once, rather than doubling as they come. */
   void reserve(int more) {
+    if (every) {
+      return;
+    }
     if (size + more > codeOfSlot.length) {
       codeOfSlot = Arrays.copyOf(codeOfSlot, size + more);
     }
@@ -197,8 +233,8 @@ final class GroupSlots {
       }
       return;
     }
-    if (consecutive) {
-      consecutivePositions(k, codeOfSlot[from], count, out);
+    if (consecutive || every) {
+      consecutivePositions(k, codeOf(from), count, out);
       return;
     }
     long step = stride[k];
@@ -254,6 +290,6 @@ final class GroupSlots {
     if (range < 0) {
       return keys.get(s)[k];
     }
-    return first[k] + codeOfSlot[s] / stride[k] % radix[k];
+    return first[k] + codeOf(s) / stride[k] % radix[k];
   }
 }

@@ -393,6 +393,14 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
       out[0] = slots.slotOfCode(0);
       return out;
     }
+    if (slots.size() == 0 && groups == slots.range() && positionKeysOnly()) {
+      // The first box holds every group: in C order their codes are 0, 1, 2, ... and so are their slots.
+      slots.addEvery();
+      for (int g = 0; g < groups; g++) {
+        out[g] = g;
+      }
+      return out;
+    }
     long[][] parts = new long[dims][];
     for (int j = 0; j < dims; j++) {
       int d = keyDims[j];
@@ -421,6 +429,20 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
       }
     }
     return out;
+  }
+
+  /**
+   * Whether every key is a position (no function, no coordinate value two positions can share): a
+   * box holding as many groups as there are codes then numbers them as their codes. (Two keys on
+   * one dimension make more codes than groups, unless the box is one position wide along it.)
+   */
+  private boolean positionKeysOnly() {
+    for (GroupKeyValues values : keyValues) {
+      if (values != null) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Slots by tuple of keys, when codes would not fit a long. */

@@ -1,8 +1,10 @@
 package io.github.sparkzarr.spark.read;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -100,5 +102,53 @@ class GroupSlotsTest {
         assertEquals(tuples.get(s)[k], all[s], order + ": key " + k + ", slot " + s);
       }
     }
+  }
+
+  /** After addEvery each code is its own slot, and positions and lookups answer as for groups met one by one. */
+  @Test
+  void everyCodeItsOwnSlot() {
+    long[] first = {4, 0, 9};
+    long[] radix = {2, 3, 5};
+    GroupSlots every = new GroupSlots(first, radix);
+    GroupSlots oneByOne = new GroupSlots(first, radix);
+    every.addEvery();
+    for (long a = 0; a < 2; a++) {
+      for (long b = 0; b < 3; b++) {
+        for (long c = 0; c < 5; c++) {
+          oneByOne.slot(new long[] {4 + a, b, 9 + c});
+        }
+      }
+    }
+    assertEquals(30, every.size());
+    assertEquals(oneByOne.size(), every.size());
+    for (int k = 0; k < 3; k++) {
+      long[] got = new long[7];
+      long[] expected = new long[7];
+      every.positions(k, 11, 7, got);
+      oneByOne.positions(k, 11, 7, expected);
+      assertArrayEquals(expected, got, "key " + k);
+      for (int s = 0; s < 30; s++) {
+        assertEquals(oneByOne.position(s, k), every.position(s, k), "key " + k + ", slot " + s);
+      }
+    }
+    assertEquals(oneByOne.slot(new long[] {5, 2, 12}), every.slot(new long[] {5, 2, 12}));
+    assertEquals(23, every.slot(new long[] {5, 1, 12}));
+    assertEquals(30, every.size(), "no slot added for a code met before");
+    assertThrows(IllegalStateException.class, oneByOne::addEvery, "only before any slot");
+  }
+
+  /** Beyond the direct table's range (hashed codes), every code is its own slot as well. */
+  @Test
+  void everyCodeItsOwnSlotBeyondTheDirectTable() {
+    GroupSlots every = new GroupSlots(new long[] {100, 7}, new long[] {5, 1 << 20});
+    every.addEvery();
+    assertEquals(5 << 20, every.size());
+    assertEquals((4L << 20) + 9, every.slot(new long[] {104, 16}));
+    long[] out = new long[4];
+    every.positions(1, (3 << 20) - 2, 4, out);
+    assertArrayEquals(new long[] {7 + (1 << 20) - 2, 7 + (1 << 20) - 1, 7, 8}, out);
+    every.positions(0, (3 << 20) - 2, 4, out);
+    assertArrayEquals(new long[] {102, 102, 103, 103}, out);
+    assertEquals(5 << 20, every.size());
   }
 }
