@@ -67,7 +67,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   static final int BATCH_ROWS = 4096;
   private boolean accumulated;
   /** Groups met by the partition, and how many of their rows are handed out. */
-  private int groups;
+  private int metGroups;
   private int emitted;
   /** The batch handed out, its columns reused from batch to batch. */
   private ColumnarBatch result;
@@ -190,12 +190,12 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     if (!accumulated) {
       accumulated = true;
       accumulateAll();
-      groups = slots.size();
+      metGroups = slots.size();
     }
-    if (emitted == groups) {
+    if (emitted == metGroups) {
       return false;
     }
-    int count = Math.min(BATCH_ROWS, groups - emitted);
+    int count = Math.min(BATCH_ROWS, metGroups - emitted);
     fill(emitted, count);
     emitted += count;
     return true;
@@ -470,7 +470,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   private void fill(int from, int count) throws IOException {
     int visible = aggregate.groupBy().size();
     if (columns == null) {
-      int capacity = Math.max(1, Math.min(groups, BATCH_ROWS));
+      int capacity = Math.max(1, Math.min(metGroups, BATCH_ROWS));
       columns = new WritableColumnVector[schema.fields().length];
       for (int c = 0; c < columns.length; c++) {
         columns[c] = new OnHeapColumnVector(capacity, schema.fields()[c].dataType());
@@ -500,7 +500,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     AggregateCall call = aggregate.calls().get(c);
     boolean counts = call.kind() == AggregateCall.Kind.COUNT_ROWS;
     if (unweighted[c] == null) {
-      unweighted[c] = new OnHeapColumnVector(Math.max(1, Math.min(groups, BATCH_ROWS)),
+      unweighted[c] = new OnHeapColumnVector(Math.max(1, Math.min(metGroups, BATCH_ROWS)),
           counts ? DataTypes.LongType : DataTypes.DoubleType);
     }
     WritableColumnVector raw = unweighted[c];
@@ -553,7 +553,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   /** Key {@code k}'s coordinate values over every position the partition's groups take. */
   private KeyCoordinates keyCoordinates(int k) throws IOException {
     long[] range = {Long.MAX_VALUE, -1};
-    forEachPiece(k, 0, groups, (p, row, m) -> {
+    forEachPiece(k, 0, metGroups, (p, row, m) -> {
       for (int i = 0; i < m; i++) {
         range[0] = Math.min(range[0], p[i]);
         range[1] = Math.max(range[1], p[i]);

@@ -231,18 +231,18 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
   }
 
   /**
-   * Decoded bytes a partition of a tile reads per group cell of the tile, at least, unless the
-   * tiles would then not spread over the cores: each partition of a tile returns a partial row per
-   * cell, and Spark's merge of one (hashed, shuffled, hashed again) costs about as much as reading
-   * 500 decoded bytes (RGB images' mean over 4,096 images: 2.29 s in six partitions of 128 MiB,
-   * 1.55 s in two; docs/benchmarks.md, session 25).
+   * Decoded bytes per group cell of its tile that a partition of a tile grows to: each partition
+   * of a tile returns a partial row per cell, and Spark's merge of one (hashed, shuffled, hashed
+   * again) costs about as much as reading 500 decoded bytes (RGB images' mean over 4,096 images:
+   * 2.29 s in six partitions of 128 MiB, 1.55 s in two; docs/benchmarks.md, session 25), so
+   * the merge then costs about an eighth of the reading.
    */
   static final long BYTES_PER_PARTIAL_ROW = 4096;
 
   /**
-   * Chunks of a partition of a tile too large for one: as many as spread the tiles over the cores,
-   * no more than make its partial rows cheap beside its reading ({@link #BYTES_PER_PARTIAL_ROW})
-   * and at most 8 times {@code maxPartitionBytes}.
+   * Chunks of a partition of a tile too large for one: what reads {@link #BYTES_PER_PARTIAL_ROW}
+   * per cell, but no more than spread the tiles over the cores, nor than 8 times {@code
+   * maxPartitionBytes} hold.
    */
   private long tilePartChunks(long tile, long maxPartitionBytes) {
     long tiles = Math.max(1, plan.chunkCount() / tile);
