@@ -246,76 +246,76 @@ class GroupByFunctionPushdownTest extends SparkTestBase {
   /**
    * One chunk, so one partition whose box holds as many positions as the keys' ranges: keys that
    * two positions can share (a function, a coordinate with repeated values) still make one group
-   * per value, not one per position. u(t, x) float32, 48 x 3 in one chunk; t hourly, x 1, 1, 2.
+   * per value, not one per position. w(time, x) float32, 48 x 3 in one chunk; time hourly, x 1, 1, 2.
    */
   @ParameterizedTest
   @ValueSource(strings = {
-      "SELECT day(t), sum(u), count(*) FROM s GROUP BY 1",
-      "SELECT x, max(u), count(u) FROM s GROUP BY x",
-      "SELECT hour(t) % 4, x, avg(u) FROM s GROUP BY 1, 2",
-      "SELECT t_index, x_index, min(u) FROM s GROUP BY 1, 2",
+      "SELECT day(time), sum(w), count(*) FROM h GROUP BY 1",
+      "SELECT x, max(w), count(w) FROM h GROUP BY x",
+      "SELECT hour(time) % 4, x, avg(w) FROM h GROUP BY 1, 2",
+      "SELECT time_index, x_index, min(w) FROM h GROUP BY 1, 2",
   })
   void oneChunkGroupsByValuesPositionsShare(String sql) throws Exception {
-    Path dir = Files.createTempDirectory("zarr-one-chunk").resolve("s.zarr");
-    HadoopStore s = new HadoopStore(dir.toString(), new Configuration());
-    ZarrHierarchy.writeGroupV2(s, "", null);
-    ObjectNode timeAttrs = Json.object();
-    timeAttrs.put("units", "hours since 2003-07-01 00:00:00");
-    ZarrArray t = array(s, "t", "<i8", new long[] {48}, new int[] {48}, List.of("t"), timeAttrs);
-    ZarrArray x = array(s, "x", "<f8", new long[] {3}, new int[] {3}, List.of("x"), Json.object());
-    ZarrArray u = array(s, "u", "<f4", new long[] {48, 3}, new int[] {48, 3}, List.of("t", "x"), Json.object());
-    ZarrPushdownTest.writeAll(t, (i, j) -> i);
-    ZarrPushdownTest.writeAll(x, (i, j) -> i < 2 ? 1.0 : 2.0);
-    ZarrPushdownTest.writeAll(u, (i, j) -> (i * 3 + j) % 10 == 7 ? Double.NaN : i - j * 0.5);
-    ZarrHierarchy.consolidateV2(s);
-    dir.toFile().deleteOnExit();
-    Dataset<Row>[] results = new Dataset[2];
-    for (boolean pushDown : new boolean[] {true, false}) {
-      spark().read().format("zarr").option("pushDownAggregate", pushDown).load(dir.toString())
-          .select("*", "t_index", "x_index").createOrReplaceTempView("s");
-      results[pushDown ? 0 : 1] = spark().sql(sql);
-      assertEquals(pushDown, pushed(results[pushDown ? 0 : 1]), sql);
-    }
+    String path = hourlyStore(48, 48, 1, new double[] {1, 1, 2}, (i, j) -> (i * 3 + j) % 10 == 7 ? Double.NaN : i - j * 0.5);
+    Dataset<Row>[] results = pushedAndNot(path, sql);
     assertTrue(results[0].queryExecution().executedPlan().toString().contains(" complete"), sql);
     assertRowsEqual(sorted(results[1]), sorted(results[0]), sql);
   }
 
   /**
    * A partition hands its groups to Spark a batch of 4,096 rows at a time: 9,800 groups of
-   * w(time, lat) (1400 x 7 float32, one partition) keyed by coordinates, by a function of a
+   * w(time, x) (1400 x 7 float32, one partition) keyed by coordinates, by a function of a
    * position and with weighted sums, each batch's keys beside their own groups' results.
    */
   @ParameterizedTest
   @ValueSource(strings = {
-      "SELECT time, lat, avg(w), min(w), max(w), count(*) FROM b GROUP BY time, lat",
-      "SELECT time_index * 2 - 1 k, lat, sum(w), count(w) FROM b GROUP BY 1, 2",
-      "SELECT time_index, lat, sum(w * cos(radians(lat))), sum(w) FROM b GROUP BY 1, 2",
+      "SELECT time, x, avg(w), min(w), max(w), count(*) FROM h GROUP BY time, x",
+      "SELECT time_index * 2 - 1 k, x, sum(w), count(w) FROM h GROUP BY 1, 2",
+      "SELECT time_index, x, sum(w * cos(radians(x))), sum(w) FROM h GROUP BY 1, 2",
   })
   void manyGroupsComeInBatches(String sql) throws Exception {
-    Path dir = Files.createTempDirectory("zarr-batches").resolve("b.zarr");
-    HadoopStore s = new HadoopStore(dir.toString(), new Configuration());
-    ZarrHierarchy.writeGroupV2(s, "", null);
-    ObjectNode timeAttrs = Json.object();
-    timeAttrs.put("units", "hours since 2001-03-01 00:00:00");
-    ZarrArray time = array(s, "time", "<i8", new long[] {1400}, new int[] {1400}, List.of("time"), timeAttrs);
-    ZarrArray lat = array(s, "lat", "<f8", new long[] {7}, new int[] {7}, List.of("lat"), Json.object());
-    ZarrArray w = array(s, "w", "<f4", new long[] {1400, 7}, new int[] {600, 7}, List.of("time", "lat"), Json.object());
-    ZarrPushdownTest.writeAll(time, (i, j) -> i * 3);
-    ZarrPushdownTest.writeAll(lat, (i, j) -> -60.0 + 20 * i);
-    ZarrPushdownTest.writeAll(w, (i, j) -> (i + j) % 13 == 5 ? Double.NaN : i * 0.75 - j * 2);
-    ZarrHierarchy.consolidateV2(s);
-    dir.toFile().deleteOnExit();
-    Dataset<Row>[] results = new Dataset[2];
-    for (boolean pushDown : new boolean[] {true, false}) {
-      spark().read().format("zarr").option("pushDownAggregate", pushDown).load(dir.toString())
-          .select("*", "time_index").createOrReplaceTempView("b");
-      results[pushDown ? 0 : 1] = spark().sql(sql);
-      assertEquals(pushDown, pushed(results[pushDown ? 0 : 1]), sql);
-    }
+    String path = hourlyStore(1400, 600, 3, new double[] {-60, -40, -20, 0, 20, 40, 60},
+        (i, j) -> (i + j) % 13 == 5 ? Double.NaN : i * 0.75 - j * 2);
+    Dataset<Row>[] results = pushedAndNot(path, sql);
     assertEquals(1, results[0].rdd().getNumPartitions(), sql);
     List<Row> expected = sorted(results[1]);
     assertEquals(1400 * 7, expected.size(), sql);
     assertRowsEqual(expected, sorted(results[0]), sql);
+  }
+
+  /**
+   * A store of w(time, x) float32 in chunks of {@code chunk} steps by all of x, time every {@code
+   * hours} hours from 2001-03-01, x the given values (one chunk); returns its path.
+   */
+  private static String hourlyStore(int steps, int chunk, int hours, double[] xs, ZarrPushdownTest.Value value)
+      throws Exception {
+    Path dir = Files.createTempDirectory("zarr-hourly").resolve("h.zarr");
+    HadoopStore s = new HadoopStore(dir.toString(), new Configuration());
+    ZarrHierarchy.writeGroupV2(s, "", null);
+    ObjectNode timeAttrs = Json.object();
+    timeAttrs.put("units", "hours since 2001-03-01 00:00:00");
+    ZarrArray time = array(s, "time", "<i8", new long[] {steps}, new int[] {steps}, List.of("time"), timeAttrs);
+    ZarrArray x = array(s, "x", "<f8", new long[] {xs.length}, new int[] {xs.length}, List.of("x"), Json.object());
+    ZarrArray w = array(s, "w", "<f4", new long[] {steps, xs.length}, new int[] {chunk, xs.length}, List.of("time", "x"),
+        Json.object());
+    ZarrPushdownTest.writeAll(time, (i, j) -> i * hours);
+    ZarrPushdownTest.writeAll(x, (i, j) -> xs[(int) i]);
+    ZarrPushdownTest.writeAll(w, value);
+    ZarrHierarchy.consolidateV2(s);
+    dir.toFile().deleteOnExit();
+    return dir.toString();
+  }
+
+  /** The query over view h of the store (with time_index and x_index), with aggregate pushdown and without. */
+  private static Dataset<Row>[] pushedAndNot(String path, String sql) {
+    Dataset<Row>[] results = new Dataset[2];
+    for (boolean pushDown : new boolean[] {true, false}) {
+      spark().read().format("zarr").option("pushDownAggregate", pushDown).load(path)
+          .select("*", "time_index", "x_index").createOrReplaceTempView("h");
+      results[pushDown ? 0 : 1] = spark().sql(sql);
+      assertEquals(pushDown, pushed(results[pushDown ? 0 : 1]), sql);
+    }
+    return results;
   }
 
   /**
