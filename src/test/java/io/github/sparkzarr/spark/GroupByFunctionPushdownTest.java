@@ -212,7 +212,7 @@ class GroupByFunctionPushdownTest extends SparkTestBase {
    * beside its reading (4,096 decoded bytes per cell) and 8 times maxPartitionBytes: every
    * partition returns a partial row per cell for Spark to merge. v(t, x) float32, x 6 wide in one
    * chunk, so the whole array is one tile. Before, partitions held what maxPartitionBytes holds
-   * (3, 200 and 50 partitions).
+   * (4, 200 and 50 partitions).
    */
   @ParameterizedTest
   @CsvSource({
