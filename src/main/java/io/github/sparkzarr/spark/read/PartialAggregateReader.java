@@ -596,9 +596,11 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     if (result != null) {
       result.close();
     }
-    for (WritableColumnVector raw : unweighted == null ? new WritableColumnVector[0] : unweighted) {
-      if (raw != null) {
-        raw.close();
+    if (unweighted != null) {
+      for (WritableColumnVector raw : unweighted) {
+        if (raw != null) {
+          raw.close();
+        }
       }
     }
     buffers.release();
