@@ -53,8 +53,20 @@ class AggregatePushdownTest extends SparkTestBase {
 
   @BeforeAll
   static void write() throws Exception {
+    sharedStore();
+  }
+
+  /** The store, written once for the suite: ValueFilterPushdownTest reads it too. */
+  static synchronized String sharedStore() throws Exception {
+    if (store == null) {
+      store = writeStore();
+    }
+    return store;
+  }
+
+  private static String writeStore() throws Exception {
     Path dir = Files.createTempDirectory("zarr-aggregates").resolve("agg.zarr");
-    store = dir.toString();
+    String store = dir.toString();
     HadoopStore s = new HadoopStore(store, new Configuration());
     ZarrHierarchy.writeGroupV2(s, "", null);
     ZarrArray y = array(s, "y", "<f8", new long[] {23}, new int[] {5}, List.of("y"), null);
@@ -106,6 +118,7 @@ class AggregatePushdownTest extends SparkTestBase {
     s.delete("a/3.1");
     ZarrHierarchy.consolidateV2(s);
     dir.toFile().deleteOnExit();
+    return store;
   }
 
   private static ZarrArray array(HadoopStore s, String name, String dtype, long[] shape, int[] chunks,

@@ -29,10 +29,11 @@ public final class ZarrReadOptions implements Serializable {
   public static final String MAX_PARTITION_BYTES = "maxPartitionBytes";
   public static final String ZARR_FORMAT = "zarr_format";
   public static final String PUSH_DOWN_AGGREGATE = "pushDownAggregate";
+  public static final String PUSH_DOWN_VALUE_FILTERS = "pushDownValueFilters";
 
   private static final List<String> KNOWN =
       List.of(PATH, PATHS, ARRAY, VARIABLES, DECODE_CF, MAX_PARTITION_BYTES, ZARR_FORMAT,
-          PUSH_DOWN_AGGREGATE);
+          PUSH_DOWN_AGGREGATE, PUSH_DOWN_VALUE_FILTERS);
   /** Keys whose values are never printed. */
   private static final Pattern SECRET =
       Pattern.compile("(?i).*(secret|password|passwd|token|credential|key|signature|sas).*");
@@ -44,11 +45,12 @@ public final class ZarrReadOptions implements Serializable {
   private final Long maxPartitionBytes;
   private final ZarrFormat zarrFormat;
   private final boolean pushDownAggregate;
+  private final boolean pushDownValueFilters;
   private final Map<String, String> hadoopSettings;
 
   private ZarrReadOptions(String path, String array, List<String> variables, boolean decodeCF,
       Long maxPartitionBytes, ZarrFormat zarrFormat, boolean pushDownAggregate,
-      Map<String, String> hadoopSettings) {
+      boolean pushDownValueFilters, Map<String, String> hadoopSettings) {
     this.path = path;
     this.array = array;
     this.variables = variables;
@@ -56,6 +58,7 @@ public final class ZarrReadOptions implements Serializable {
     this.maxPartitionBytes = maxPartitionBytes;
     this.zarrFormat = zarrFormat;
     this.pushDownAggregate = pushDownAggregate;
+    this.pushDownValueFilters = pushDownValueFilters;
     this.hadoopSettings = hadoopSettings;
   }
 
@@ -92,6 +95,7 @@ public final class ZarrReadOptions implements Serializable {
         known.containsKey(MAX_PARTITION_BYTES) ? parseBytes(known.get(MAX_PARTITION_BYTES)) : null,
         known.containsKey(ZARR_FORMAT) ? parseFormat(known.get(ZARR_FORMAT)) : null,
         parseBoolean(PUSH_DOWN_AGGREGATE, known.getOrDefault(PUSH_DOWN_AGGREGATE, "true")),
+        parseBoolean(PUSH_DOWN_VALUE_FILTERS, known.getOrDefault(PUSH_DOWN_VALUE_FILTERS, "true")),
         Collections.unmodifiableMap(hadoop));
   }
 
@@ -205,6 +209,14 @@ public final class ZarrReadOptions implements Serializable {
   /** Whether COUNT/SUM/MIN/MAX (and AVG) may be computed partially in the scan. */
   public boolean pushDownAggregate() {
     return pushDownAggregate;
+  }
+
+  /**
+   * Whether filters on variables' values (comparisons with literals, IS NULL, AND/OR/NOT of them)
+   * are evaluated in the scan, so that Spark can push aggregates and LIMIT past them.
+   */
+  public boolean pushDownValueFilters() {
+    return pushDownValueFilters;
   }
 
   /** The target partition size, or null to use spark.sql.files.maxPartitionBytes. */

@@ -243,6 +243,11 @@ final class AggregatePlanner {
     return c != null && c.kind() == OutputColumn.Kind.VARIABLE && readable(c) ? c : null;
   }
 
+  /** Whether aggregates in the scan read variable {@code v}, so a filter on its values can be evaluated there too. */
+  boolean reads(int v) {
+    return readable(new OutputColumn(OutputColumn.Kind.VARIABLE, v));
+  }
+
   /** Over every dimension in order (not broadcast), and read by aggregates in the scan. */
   private boolean readable(OutputColumn c) {
     DatasetView.Variable v = view.variables().get(c.index());

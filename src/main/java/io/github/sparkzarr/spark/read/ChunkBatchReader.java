@@ -10,6 +10,7 @@ import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.store.CountingStore;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -46,6 +47,13 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
   private final byte[][] boxBuffers;
   /** The last region read per column, with the box it covers: neighbouring chunks often share it. */
   private final Map<String, Region> lastRegion = new HashMap<>();
+  /** The filter on values, or null; and the variables it reads. */
+  private final ValueFilter filter;
+  private final int[] filterVariables;
+  private final ValueFilter.Scratch filterScratch = new ValueFilter.Scratch();
+  /** Per row of the current chunk, whether the filter keeps it; and the kept rows in order. */
+  private boolean[] keep = new boolean[0];
+  private int[] keptRows = new int[0];
   private long next;
   private long rowsLeft;
   private long decodeNanos;
@@ -67,17 +75,29 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
     int nd = view.rank();
     coordinates = new ZarrArray[nd];
     coordinateWriters = new ValueWriter[nd];
+    filter = plan.filter();
+    filterVariables = filter == null ? new int[0] : filter.variables();
+    for (int v : filterVariables) {
+      openVariable(v);
+    }
     for (OutputColumn c : plan.columns()) {
       if (c.kind() == OutputColumn.Kind.VARIABLE) {
-        Variable v = view.variables().get(c.index());
-        variables[c.index()] = v.array().open(store);
-        variableWriters[c.index()] = ValueWriters.of(variables[c.index()].memoryType(), v.cf());
-        decodeBuffers[c.index()] = DecodeBuffers.borrow();
+        openVariable(c.index());
       } else if (c.kind() == OutputColumn.Kind.DIMENSION && view.dims().get(c.index()).coordinate() != null) {
         Dimension d = view.dims().get(c.index());
         coordinates[c.index()] = d.coordinate().open(store);
         coordinateWriters[c.index()] = ValueWriters.of(coordinates[c.index()].memoryType(), d.cf());
       }
+    }
+  }
+
+  /** Opens variable {@code index} for reading, once. */
+  private void openVariable(int index) {
+    if (variables[index] == null) {
+      Variable v = view.variables().get(index);
+      variables[index] = v.array().open(store);
+      variableWriters[index] = ValueWriters.of(variables[index].memoryType(), v.cf());
+      decodeBuffers[index] = DecodeBuffers.borrow();
     }
   }
 
@@ -108,12 +128,21 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
       rowStride[d] = (int) rows;
       rows *= len[d];
     }
-    int n = (int) Math.min(rows, rowsLeft);
+    if (rows == 0) {
+      return new ColumnarBatch(new ColumnVector[0], 0);
+    }
     List<OutputColumn> columns = plan.columns();
     ColumnVector[] vectors = new ColumnVector[columns.size()];
+    int kept = (int) rows;
     try {
-      for (int i = 0; i < vectors.length && rows > 0; i++) {
+      if (filter != null) {
+        kept = select(chunk, sel, (int) rows, rowStride, len, vectors);
+      }
+      for (int i = 0; i < vectors.length && kept > 0; i++) {
         OutputColumn c = columns.get(i);
+        if (vectors[i] != null) {
+          continue; // a variable the filter read
+        }
         vectors[i] = switch (c.kind()) {
           case POSITION -> dimensionView(positions(sel[c.index()]), c.index(), (int) rows, rowStride, len);
           case DIMENSION -> dimensionView(coordinates[c.index()] == null ? positions(sel[c.index()])
@@ -122,14 +151,60 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
         };
       }
     } catch (IOException | RuntimeException e) {
-      new ColumnarBatch(Arrays.stream(vectors).filter(v -> v != null).toArray(ColumnVector[]::new)).close();
+      closeAll(vectors);
       throw e;
     }
-    if (rows == 0) {
+    if (kept == 0) {
+      closeAll(vectors);
       return new ColumnarBatch(new ColumnVector[0], 0);
     }
+    if (kept < rows) {
+      for (int i = 0; i < vectors.length; i++) {
+        vectors[i] = new SelectedColumnVector(vectors[i], keptRows, kept);
+      }
+    }
+    int n = (int) Math.min(kept, rowsLeft);
     rowsLeft -= n;
     return new ColumnarBatch(vectors, n);
+  }
+
+  private static void closeAll(ColumnVector[] vectors) {
+    new ColumnarBatch(Arrays.stream(vectors).filter(v -> v != null).toArray(ColumnVector[]::new)).close();
+  }
+
+  /**
+   * Evaluates the filter on values over the chunk's rows: reads the variables it needs (into
+   * {@code vectors} where they are output columns too), lists the kept rows in {@link #keptRows},
+   * and returns how many there are.
+   */
+  private int select(long[] chunk, long[][] sel, int rows, int[] rowStride, int[] len, ColumnVector[] vectors)
+      throws IOException {
+    FilterValues[] values = new FilterValues[view.variables().size()];
+    List<ColumnVector> hidden = new ArrayList<>();
+    try {
+      for (int v : filterVariables) {
+        ColumnVector vector = variable(v, chunk, sel, rows, rowStride, len);
+        int out = plan.columns().indexOf(new OutputColumn(OutputColumn.Kind.VARIABLE, v));
+        if (out >= 0) {
+          vectors[out] = vector;
+        } else {
+          hidden.add(vector);
+        }
+        values[v] = new ColumnFilterValues(vector);
+      }
+      if (keep.length < rows) {
+        keep = new boolean[rows];
+        keptRows = new int[rows];
+      }
+      int kept = filter.select(values, rows, keep, filterScratch);
+      for (int i = 0, k = 0; k < kept; i++) {
+        keptRows[k] = i;
+        k += keep[i] ? 1 : 0;
+      }
+      return kept;
+    } finally {
+      hidden.forEach(ColumnVector::close);
+    }
   }
 
   private static ColumnVector dimensionView(WritableColumnVector inner, int d, int rows, int[] rowStride,

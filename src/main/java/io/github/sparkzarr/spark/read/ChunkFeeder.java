@@ -6,6 +6,7 @@ import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.dtype.HalfFloat;
 import java.nio.ByteOrder;
+import java.util.BitSet;
 
 /**
  * Adds the elements of one variable over a partition's box of one chunk to the accumulators of
@@ -67,6 +68,10 @@ final class ChunkFeeder implements BlockSink {
   private int done;
   private boolean finished;
   private long nanos;
+  /** For {@link #feedKept}: which elements of the box a filter kept, and where they are gathered. */
+  private boolean[] keep;
+  private DecodeBuffers keptScratch;
+  private BitSet touched;
 
   /**
    * @param type the variable's memory type (null when the accumulators read no data: COUNT(*))
@@ -217,6 +222,56 @@ final class ChunkFeeder implements BlockSink {
     feed(null, 0, Integer.MAX_VALUE);
   }
 
+  /**
+   * Adds the box's elements that a filter on values kept ({@code keep[i]} for element i of the box
+   * in C order; all when {@code keep} is null). {@code data} holds the whole box, element i at
+   * index i (the feeder's strides are the box's and its origin 0), already widened from float16;
+   * null for COUNT(*). The kept elements of a run to one group are gathered first and added at
+   * once, in {@code scratch}; runs through several groups are added element by element. Marks in
+   * {@code touched} the slots that kept elements were added to (with {@code keep} null, none: every
+   * slot of the box is).
+   */
+  void feedKept(NumericChunk data, boolean[] keep, DecodeBuffers scratch, BitSet touched) {
+    long t0 = System.nanoTime();
+    this.keep = keep;
+    this.keptScratch = scratch;
+    this.touched = touched;
+    feed(data, 0, Integer.MAX_VALUE);
+    nanos += System.nanoTime() - t0;
+  }
+
+  /** Adds the kept elements of the run {@code [at, at + n)} (of the current run, from element {@link #done}). */
+  private void addKept(NumericChunk data, int at, int n) {
+    if (cellOffsets == null && lastStride == 0) {
+      NumericChunk.Kept kept = data == null ? null : data.gather(keep, at, n, keptScratch.get(9, n * data.elementSize()));
+      int k = kept == null ? count(keep, at, n) : kept.count();
+      if (k > 0) {
+        touched.set(slotOf[group]);
+        for (Accumulator a : accumulators) {
+          a.add(kept == null ? null : kept.chunk(), 0, k, slotOf[group]);
+        }
+      }
+      return;
+    }
+    for (int j = 0; j < n; j++) {
+      if (keep[at + j]) {
+        int slot = cellOffsets != null ? runSlots[done + j] : slotOf[group + (done + j) * lastStride];
+        touched.set(slot);
+        for (Accumulator a : accumulators) {
+          a.add(data, at + j, 1, slot);
+        }
+      }
+    }
+  }
+
+  private static int count(boolean[] keep, int at, int n) {
+    int k = 0;
+    for (int j = at; j < at + n; j++) {
+      k += keep[j] ? 1 : 0;
+    }
+    return k;
+  }
+
   /** Time spent adding, to keep it out of the decode time. */
   long nanos() {
     return nanos;
@@ -289,7 +344,9 @@ final class ChunkFeeder implements BlockSink {
         throw new IllegalStateException("element " + from + " comes before the piece at " + first);
       }
       int n = Math.min(base + run, end) - from;
-      if (cellOffsets != null) {
+      if (keep != null) {
+        addKept(data, from - first, n);
+      } else if (cellOffsets != null) {
         for (Accumulator a : accumulators) {
           a.addEach(data, from - first, n, runSlots, done, 1);
         }

@@ -14,6 +14,7 @@ import java.nio.ByteOrder;
  * values are then the unpacked floating-point ones ({@link #unpacks}).
  */
 final class NumericChunk {
+  private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle FLOAT = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
@@ -105,6 +106,72 @@ final class NumericChunk {
     this.skipsOneValue = integral == 1;
     this.skippedValue = skipsOneValue ? skipped : 0;
   }
+
+  /** The same kind of elements, with the same masking, in {@code bytes} from 0 on, one after the other. */
+  private NumericChunk(NumericChunk like, byte[] bytes) {
+    this.bytes = bytes;
+    this.offset = 0;
+    this.plane = 0;
+    this.first = 0;
+    this.layout = like.layout;
+    this.cf = like.cf;
+    this.maskNaN = like.maskNaN;
+    this.masked = like.masked;
+    this.unpacks = like.unpacks;
+    this.skipsOneValue = like.skipsOneValue;
+    this.skippedValue = like.skippedValue;
+  }
+
+  /** The bytes an element takes. */
+  int elementSize() {
+    return switch (layout) {
+      case INT8, UINT8 -> 1;
+      case INT16, UINT16 -> 2;
+      case INT32, UINT32, FLOAT32 -> 4;
+      default -> 8;
+    };
+  }
+
+  /**
+   * The elements {@code i} of {@code [at, at + n)} with {@code keep[i]}, copied one after the other
+   * into {@code into} (at least {@code n} elements long) and read from there. Elements one after the
+   * other only ({@link #plane} 0).
+   */
+  Kept gather(boolean[] keep, int at, int n, byte[] into) {
+    int k = 0;
+    int from = offset + at * elementSize();
+    // Each element is written, and the write position moves on only past kept ones: no branch.
+    switch (elementSize()) {
+      case 1 -> {
+        for (int j = 0; j < n; j++) {
+          into[k] = bytes[from + j];
+          k += keep[at + j] ? 1 : 0;
+        }
+      }
+      case 2 -> {
+        for (int j = 0; j < n; j++) {
+          SHORT.set(into, 2 * k, (short) SHORT.get(bytes, from + 2 * j));
+          k += keep[at + j] ? 1 : 0;
+        }
+      }
+      case 4 -> {
+        for (int j = 0; j < n; j++) {
+          INT.set(into, 4 * k, (int) INT.get(bytes, from + 4 * j));
+          k += keep[at + j] ? 1 : 0;
+        }
+      }
+      default -> {
+        for (int j = 0; j < n; j++) {
+          LONG.set(into, 8 * k, (long) LONG.get(bytes, from + 8 * j));
+          k += keep[at + j] ? 1 : 0;
+        }
+      }
+    }
+    return new Kept(new NumericChunk(this, into), k);
+  }
+
+  /** Elements a filter kept: the first {@code count} of {@code chunk}. */
+  record Kept(NumericChunk chunk, int count) {}
 
   /**
    * Whether {@link StoredIntegers} reads this chunk: integers with nothing masked, or one skipped

@@ -8,10 +8,12 @@ import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.chunk.BoxCopy;
 import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.dtype.DataType;
+import io.github.sparkzarr.zarr.dtype.HalfFloat;
 import io.github.sparkzarr.zarr.store.CountingStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 import java.util.function.IntToLongFunction;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
@@ -63,6 +65,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   /** Scratch for decoding block by block, reused across the partition's chunks and tasks. */
   private final DecodeBuffers buffers = DecodeBuffers.borrow();
   private long decodeNanos;
+  private static final DataType FLOAT32 = DataType.numeric(DataType.Kind.FLOAT, 4, java.nio.ByteOrder.LITTLE_ENDIAN);
   /** Results are handed out this many rows at a time: Spark's batch size, so a batch stays in cache. */
   static final int BATCH_ROWS = 4096;
   private boolean accumulated;
@@ -78,6 +81,19 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   private KeyCoordinates[] coordinates;
   /** Scratch of {@link #forEachPiece}. */
   private long[] positions;
+  /** The filter on values, or null; its scratch; which elements of the current box it kept. */
+  private final ValueFilter filter;
+  private final ValueFilter.Scratch filterScratch = new ValueFilter.Scratch();
+  private boolean[] keep = new boolean[0];
+  /** With a filter: per variable, where its chunks are decoded (several are held at once), and its fill chunk. */
+  private final DecodeBuffers[] variableBuffers;
+  private final byte[][] fillChunks;
+  /** With a filter: the slots that some kept element was added to. */
+  private final BitSet touched = new BitSet();
+  /** The rows of a result batch whose groups were {@link #touched}. */
+  private final int[] keptRows = new int[BATCH_ROWS];
+  /** The batch handed out: {@link #result}, or a view of its rows of touched groups. */
+  private ColumnarBatch handedOut;
 
   PartialAggregateReader(ScanPlan plan, PushedAggregate aggregate, StructType schema,
       CountingStore store, long start, long end) {
@@ -91,9 +107,17 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     List<AggregateCall> calls = aggregate.calls();
     variables = new ZarrArray[view.variables().size()];
     accumulators = new Accumulator[calls.size()];
+    filter = plan.filter();
+    variableBuffers = new DecodeBuffers[variables.length];
+    fillChunks = new byte[variables.length][];
     for (int c = 0; c < calls.size(); c++) {
       int v = calls.get(c).variable();
       if (v >= 0 && variables[v] == null) {
+        variables[v] = view.variables().get(v).array().open(store);
+      }
+    }
+    for (int v : filter == null ? new int[0] : filter.variables()) {
+      if (variables[v] == null) {
         variables[v] = view.variables().get(v).array().open(store);
       }
     }
@@ -192,13 +216,42 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
       accumulateAll();
       metGroups = slots.size();
     }
-    if (emitted == metGroups) {
-      return false;
+    while (emitted < metGroups) {
+      int count = Math.min(BATCH_ROWS, metGroups - emitted);
+      int from = emitted;
+      emitted += count;
+      fill(from, count);
+      handedOut = keptGroups(from, count);
+      if (handedOut.numRows() > 0) {
+        return true;
+      }
     }
-    int count = Math.min(BATCH_ROWS, metGroups - emitted);
-    fill(emitted, count);
-    emitted += count;
-    return true;
+    return false;
+  }
+
+  /**
+   * The batch of slots {@code [from, from + count)}, less the groups no element reached: with a
+   * filter on values, a box's groups get slots before the filter keeps any of their elements, and
+   * Spark has no row for a group whose rows were all filtered out. (Without GROUP BY the one group
+   * stays: a global aggregate has its row even with no input.)
+   */
+  private ColumnarBatch keptGroups(int from, int count) {
+    if (filter == null || groupDims.length == 0) {
+      return result;
+    }
+    int k = 0;
+    for (int r = 0; r < count; r++) {
+      keptRows[k] = r;
+      k += touched.get(from + r) ? 1 : 0;
+    }
+    if (k == count) {
+      return result;
+    }
+    ColumnVector[] views = new ColumnVector[columns.length];
+    for (int c = 0; c < columns.length; c++) {
+      views[c] = new SelectedColumnVector(columns[c], keptRows, k);
+    }
+    return new ColumnarBatch(views, k);
   }
 
   private void accumulateAll() throws IOException {
@@ -234,18 +287,15 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
       len[d] = p.length;
     }
     int[] slotOf = groupSlots(lo, len);
-    List<AggregateCall> calls = aggregate.calls();
+    if (filter != null) {
+      accumulateKept(chunk, lo, len, slotOf);
+      return;
+    }
     for (int v = -1; v < variables.length; v++) {
-      List<Accumulator> on = new ArrayList<>();
-      for (int c = 0; c < calls.size(); c++) {
-        if (calls.get(c).variable() == v && !(accumulators[c] instanceof CountAccumulator.OfSum)) {
-          on.add(accumulators[c]);
-        }
-      }
-      if (on.isEmpty()) {
+      Accumulator[] targets = targets(v);
+      if (targets.length == 0) {
         continue;
       }
-      Accumulator[] targets = on.toArray(new Accumulator[0]);
       if (v < 0) {
         new ChunkFeeder(null, null, false, targets, len, BoxCopy.strides(len), 0, keyDims, slotOf)
             .countAll();
@@ -253,6 +303,104 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
         read(v, chunk, lo, len, targets, slotOf);
       }
     }
+  }
+
+  /** The accumulators fed from variable {@code v} (-1: those reading no data, COUNT(*)). */
+  private Accumulator[] targets(int v) {
+    List<AggregateCall> calls = aggregate.calls();
+    List<Accumulator> on = new ArrayList<>();
+    for (int c = 0; c < calls.size(); c++) {
+      if (calls.get(c).variable() == v && !(accumulators[c] instanceof CountAccumulator.OfSum)) {
+        on.add(accumulators[c]);
+      }
+    }
+    return on.toArray(new Accumulator[0]);
+  }
+
+  /**
+   * Adds the elements of the box that the filter on values keeps: every variable it or a call reads
+   * is decoded whole into its own buffers, the filter marks the kept elements, and each variable's
+   * accumulators get those ({@link ChunkFeeder#feedKept}).
+   */
+  private void accumulateKept(long[] chunk, long[] lo, int[] len, int[] slotOf) throws IOException {
+    int n = Math.toIntExact(ChunkData.count(len));
+    NumericChunk[] boxes = new NumericChunk[variables.length];
+    FilterValues[] values = new FilterValues[variables.length];
+    for (int v : filter.variables()) {
+      boxes[v] = box(v, chunk, lo, len);
+      values[v] = new ChunkFilterValues(boxes[v], view.variables().get(v).type());
+    }
+    if (keep.length < n) {
+      keep = new boolean[n];
+    }
+    int kept = filter.select(values, n, keep, filterScratch);
+    if (kept == 0) {
+      return;
+    }
+    if (kept == n) {
+      for (int slot : slotOf) {
+        touched.set(slot);
+      }
+    }
+    for (int v = -1; v < variables.length; v++) {
+      Accumulator[] targets = targets(v);
+      if (targets.length == 0) {
+        continue;
+      }
+      NumericChunk data = v < 0 ? null : boxes[v] != null ? boxes[v] : box(v, chunk, lo, len);
+      DataType type = v < 0 ? null : variables[v].memoryType();
+      ChunkFeeder feeder = new ChunkFeeder(type, null, false, targets, len, BoxCopy.strides(len), 0, keyDims, slotOf);
+      feeder.feedKept(data, kept == n ? null : keep, buffers, touched);
+      feeder.checkFinished();
+    }
+  }
+
+  /**
+   * Variable {@code v}'s elements over the box {@code lo, len} of a planned chunk, in C order from
+   * index 0 (float16 widened to float32), in the variable's own buffers: the decoded chunk itself
+   * when the box is all of it, else the box copied out of it, or read as a region when the grids
+   * differ or the array is sharded.
+   */
+  private NumericChunk box(int v, long[] chunk, long[] lo, int[] len) throws IOException {
+    long t0 = System.nanoTime();
+    long fetch0 = store.fetchNanos();
+    ZarrArray array = variables[v];
+    DataType type = array.memoryType();
+    if (variableBuffers[v] == null) {
+      variableBuffers[v] = DecodeBuffers.borrow();
+    }
+    DecodeBuffers own = variableBuffers[v];
+    int[] shape = array.metadata().chunkShape();
+    int n = Math.toIntExact(ChunkData.count(len));
+    byte[] bytes;
+    if (Arrays.equals(shape, view.planChunks()) && (Arrays.equals(shape, len) || !array.readsPartialChunks())) {
+      bytes = array.readChunkBytes(chunk, own);
+      if (bytes == null) {
+        if (fillChunks[v] == null) {
+          fillChunks[v] = array.fillChunk(shape).bytes();
+        }
+        bytes = fillChunks[v];
+      }
+      if (!Arrays.equals(shape, len)) {
+        int[] start = new int[lo.length];
+        for (int d = 0; d < lo.length; d++) {
+          start[d] = (int) (lo[d] - chunk[d] * view.planChunks()[d]);
+        }
+        byte[] box = own.get(10, n * type.size());
+        BoxCopy.copy(bytes, shape, start, box, len, new int[len.length], len, type.size());
+        bytes = box;
+      }
+    } else {
+      bytes = array.read(lo, len).bytes();
+    }
+    if (NumericChunk.isHalf(type)) {
+      byte[] widened = own.get(8, 4 * n);
+      HalfFloat.widen(bytes, 0, n, widened);
+      bytes = widened;
+      type = FLOAT32;
+    }
+    decodeNanos += System.nanoTime() - t0 - (store.fetchNanos() - fetch0);
+    return new NumericChunk(bytes, type, view.variables().get(v).cf());
   }
 
   /**
@@ -588,7 +736,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
 
   @Override
   public ColumnarBatch get() {
-    return result;
+    return handedOut;
   }
 
   @Override
@@ -604,6 +752,11 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
       }
     }
     buffers.release();
+    for (DecodeBuffers own : variableBuffers) {
+      if (own != null) {
+        own.release();
+      }
+    }
     store.close();
   }
 

@@ -19,23 +19,30 @@ import java.util.stream.IntStream;
  * @param limit the most rows a partition needs to return, or -1
  * @param order the dimensions from the slowest-varying chunk index to the fastest
  * @param tileDims how many leading dimensions of {@code order} a tile spans one chunk of
+ * @param filter the filter on variables' values the scan evaluates, or null
  */
 public record ScanPlan(DatasetView view, List<OutputColumn> columns, IntervalSet[] selection,
-    long[][] chunks, long limit, int[] order, int tileDims) implements Serializable {
+    long[][] chunks, long limit, int[] order, int tileDims, ValueFilter filter) implements Serializable {
 
   /** A plan numbering chunks in C order. */
   public ScanPlan(DatasetView view, List<OutputColumn> columns, IntervalSet[] selection,
+      long[][] chunks, long limit, ValueFilter filter) {
+    this(view, columns, selection, chunks, limit, IntStream.range(0, chunks.length).toArray(), 0, filter);
+  }
+
+  /** A plan numbering chunks in C order, with no filter on values. */
+  public ScanPlan(DatasetView view, List<OutputColumn> columns, IntervalSet[] selection,
       long[][] chunks, long limit) {
-    this(view, columns, selection, chunks, limit, IntStream.range(0, chunks.length).toArray(), 0);
+    this(view, columns, selection, chunks, limit, null);
   }
 
   /** A plan for an aggregate grouped along {@code groupDims}: their chunk indices vary slowest. */
   public static ScanPlan grouped(DatasetView view, IntervalSet[] selection, long[][] chunks,
-      int[] groupDims) {
+      int[] groupDims, ValueFilter filter) {
     int[] dims = IntStream.of(groupDims).distinct().sorted().toArray();
     int[] order = IntStream.concat(IntStream.of(dims),
         IntStream.range(0, chunks.length).filter(d -> IntStream.of(dims).noneMatch(g -> g == d))).toArray();
-    return new ScanPlan(view, List.of(), selection, chunks, -1, order, dims.length);
+    return new ScanPlan(view, List.of(), selection, chunks, -1, order, dims.length, filter);
   }
 
   /** The chunks of one tile: every chunk sharing its indices along the grouped dimensions. */

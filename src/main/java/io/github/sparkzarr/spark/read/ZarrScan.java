@@ -146,7 +146,7 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
   @Override
   public InputPartition[] planInputPartitions() {
     long chunks = plan.chunkCount();
-    if (plan.limit() >= 0 && !plan.columns().isEmpty()) {
+    if (plan.limit() >= 0 && !plan.columns().isEmpty() && plan.filter() == null) {
       chunks = chunksForLimit(chunks);
     }
     long unit = partitionUnit(chunks);
@@ -270,7 +270,7 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
     return tiles > Long.MAX_VALUE / tile ? Long.MAX_VALUE : tiles * tile;
   }
 
-  /** The leading chunks that hold at least LIMIT selected rows. */
+  /** The leading chunks that hold at least LIMIT selected rows (with no filter on values, which may drop any). */
   private long chunksForLimit(long chunks) {
     long rows = 0;
     for (long i = 0; i < chunks; i++) {

@@ -32,7 +32,8 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * Narrows a read: only the columns a query needs, only the chunks its filters on dimension
- * columns can match (exact filters are evaluated by the scan alone, {@link PredicatePruner}), at
+ * columns can match (exact filters are evaluated by the scan alone, {@link PredicatePruner}),
+ * only the rows its filters on variables' values accept ({@link ValueFilters}), at
  * most LIMIT rows per partition, COUNT/MIN/MAX of dimension columns answered from metadata when
  * the query has no filter, and other aggregates of numeric variables computed per partition in
  * the scan ({@link AggregatePlanner}), completely when the scan is one partition.
@@ -46,6 +47,8 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
   private StructType schema;
   private List<OutputColumn> columns;
   private Predicate[] pushed = new Predicate[0];
+  /** The predicates on variables' values, ANDed: the scan evaluates them; null when none. */
+  private ValueFilter valueFilter;
   /** Whether every predicate was exact: the scan returns only matching rows, none is left to Spark. */
   private boolean filtersComplete = true;
   /** The aggregation is computed completely in one partition: Spark skips its final aggregate. */
@@ -101,6 +104,7 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
   @Override
   public Predicate[] pushPredicates(Predicate[] predicates) {
     PredicatePruner pruner = new PredicatePruner(this::axis, lengths());
+    ValueFilters values = new ValueFilters(this::variableColumn);
     List<Predicate> used = new ArrayList<>();
     List<Predicate> postScan = new ArrayList<>();
     for (Predicate p : predicates) {
@@ -110,18 +114,35 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
         for (Map.Entry<Integer, IntervalSet> e : box.dims().entrySet()) {
           selection[e.getKey()] = selection[e.getKey()].intersect(e.getValue());
         }
+        if (box.exact()) {
+          continue;
+        }
       }
-      if (box == null || !box.exact()) {
+      ValueFilter f = options.pushDownValueFilters() ? values.of(p) : null;
+      if (f != null) {
+        used.add(p);
+        valueFilter = valueFilter == null ? f : new ValueFilter.Both(valueFilter, f, true);
+      } else {
         postScan.add(p);
       }
     }
     pushed = used.toArray(new Predicate[0]);
     filtersComplete = postScan.isEmpty();
-    // The scan returns exactly the rows inside the selection, so an exact predicate is fully
-    // evaluated by it; the others prune only (never skipping a row that can match) and Spark
-    // evaluates them again after the scan. With no predicate left to Spark, Spark may push
-    // aggregates and LIMIT too.
+    // The scan returns exactly the rows inside the selection that pass the filter on values, so an
+    // exact predicate or one on values is fully evaluated by it; the others prune only (never
+    // skipping a row that can match) and Spark evaluates them again after the scan. With no
+    // predicate left to Spark, Spark may push aggregates and LIMIT too.
     return postScan.toArray(new Predicate[0]);
+  }
+
+  /** A variable column by name, for filters on values; null for any other column. */
+  private ValueFilters.Column variableColumn(String name) {
+    for (int v = 0; v < view.variables().size(); v++) {
+      if (view.variables().get(v).column().equals(name)) {
+        return new ValueFilters.Column(v, view.variables().get(v).type());
+      }
+    }
+    return null;
   }
 
   private PredicatePruner.Axis axis(String column) {
@@ -216,9 +237,10 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
   }
 
   /**
-   * The aggregation computed in the scan, or null. Only when every filter is exact (Spark pushes
-   * aggregates only then, and the scan must see exactly the matching elements) and the selection
-   * is one interval per dimension (the aggregate reader adds one box per chunk).
+   * The aggregation computed in the scan, or null. Only when every filter is evaluated by the scan
+   * (Spark pushes aggregates only then, and the scan must see exactly the matching elements), the
+   * variables a filter on values reads are ones aggregates read, and the selection is one interval
+   * per dimension (the aggregate reader adds one box per chunk).
    */
   private PushedAggregate partialPlan(Aggregation aggregation) {
     if (!options.pushDownAggregate() || !filtersComplete) {
@@ -229,8 +251,12 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
         return null;
       }
     }
-    return new AggregatePlanner(view, this::column, SQLConf.get().ansiEnabled(),
-        SQLConf.get().sessionLocalTimeZone()).plan(aggregation);
+    AggregatePlanner planner = new AggregatePlanner(view, this::column, SQLConf.get().ansiEnabled(),
+        SQLConf.get().sessionLocalTimeZone());
+    if (valueFilter != null && !IntStream.of(valueFilter.variables()).allMatch(planner::reads)) {
+      return null;
+    }
+    return planner.plan(aggregation);
   }
 
   /** COUNT(*), COUNT and MIN/MAX of dimension columns, from metadata alone; null if not possible. */
@@ -298,7 +324,7 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
     if (partialAggregate != null) {
       return scanOf(partialAggregate, completeAggregate);
     }
-    ScanPlan plan = new ScanPlan(view, List.copyOf(columns), selection.clone(), chunks(), limit);
+    ScanPlan plan = new ScanPlan(view, List.copyOf(columns), selection.clone(), chunks(), limit, valueFilter);
     return new ZarrScan(plan, schema, options, confBroadcast, pushed, null, false);
   }
 
@@ -306,7 +332,7 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
   private ZarrScan scanOf(PushedAggregate aggregate, boolean complete) {
     int[] groupDims = IntStream.concat(aggregate.groupBy().stream().mapToInt(k -> k.column().index()),
         IntStream.of(aggregate.weightDims())).toArray();
-    ScanPlan plan = ScanPlan.grouped(view, selection.clone(), chunks(), groupDims);
+    ScanPlan plan = ScanPlan.grouped(view, selection.clone(), chunks(), groupDims, valueFilter);
     return new ZarrScan(plan, aggregate.schema(view), options, confBroadcast, pushed, aggregate, complete);
   }
 

@@ -19,7 +19,7 @@ public final class DecodeBuffers {
   private static final ArrayDeque<SoftReference<DecodeBuffers>> IDLE = new ArrayDeque<>();
   private static final AtomicLong CREATED = new AtomicLong();
 
-  private final byte[][] buffers = new byte[9][];
+  private final byte[][] buffers = new byte[11][];
   private final ReadBuffer stored = new ReadBuffer();
   private boolean lent;
 
@@ -68,7 +68,8 @@ public final class DecodeBuffers {
    * for decoding a chunk (see {@link DecodesInto}), 2 for assembling a whole shard, 3 for a
    * decoded block's bytes swapped to little-endian, 4 for a chunk's bytes before its axes are
    * permuted, 5 for a chunk decoded by its filters ({@link FilterRuns}), 6 and 7 for their runs,
-   * 8 for float16 elements widened to float32 for aggregates.
+   * 8 for float16 elements widened to float32 for aggregates, 9 for the elements a filter kept,
+   * 10 for a box of a chunk copied out of it.
    */
   public byte[] get(int which, int size) {
     byte[] b = buffers[which];
