@@ -165,14 +165,15 @@ class ZarrPushdownTest extends SparkTestBase {
 
   /**
    * Exact filters (comparisons of dimension or position columns with literals of their type, IN,
-   * AND, NOT, IS [NOT] NULL) are evaluated by the scan alone; the others are pruned on and left to
-   * Spark. Either way the rows are those of the unpushed query (above).
+   * AND, NOT, IS [NOT] NULL) and filters on variables' values (ValueFilterPushdownTest) are
+   * evaluated by the scan alone; the others are pruned on and left to Spark. Either way the rows are those of the unpushed query (above).
    */
   @ParameterizedTest
   @ValueSource(strings = {
       "x BETWEEN 10 AND 14.5 AND y > 90|true", "x_index IN (1, 2, 3) AND NOT (y_index <= 3)|true",
       "x IS NOT NULL AND y = 61.0|true", "x < 5 OR x > 45|true",
-      "x < 5 OR y > 95|false", "w > 100 AND x < 10|false", "v IS NULL|false"})
+      "x < 5 OR y > 95|false", "w > 100 AND x < 10|true", "v IS NULL|true", "abs(w) > 100|false",
+      "w > 100 OR x < 10|false"})
   void exactFiltersAreNotEvaluatedAgain(String filterAndExact) {
     String filter = filterAndExact.split("\\|")[0];
     boolean exact = Boolean.parseBoolean(filterAndExact.split("\\|")[1]);
