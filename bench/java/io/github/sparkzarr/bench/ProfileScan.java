@@ -63,7 +63,8 @@ public final class ProfileScan {
 
   /**
    * {@code time STORE RUNS QUERY}: the median of RUNS warm runs of a query on the store (table
-   * {@code t}, and {@code t_rows} without aggregate pushdown), for bench/compare.sh to run against two builds of the connector.
+   * {@code t}, {@code t_rows} without aggregate pushdown, {@code t_spark} with no filter on values
+   * evaluated in the scan either), for bench/compare.sh to run against two builds of the connector.
    */
   static final int WARMUP = Integer.getInteger("warmup", 30);
 
@@ -105,6 +106,8 @@ public final class ProfileScan {
       spark.read().format("zarr").load(store).createOrReplaceTempView("t");
       spark.read().format("zarr").option("pushDownAggregate", "false").load(store)
           .createOrReplaceTempView("t_rows");
+      spark.read().format("zarr").option("pushDownAggregate", "false").option("pushDownValueFilters", "false")
+          .load(store).createOrReplaceTempView("t_spark");
       TaskCpu cpu = new TaskCpu();
       spark.sparkContext().addSparkListener(cpu);
       // Warm-up: the JIT compiles Spark's code for dozens of queries (see Suite.warmUp).

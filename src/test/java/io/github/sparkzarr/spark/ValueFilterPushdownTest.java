@@ -107,6 +107,9 @@ class ValueFilterPushdownTest extends SparkTestBase {
       // null-safe equality is false, not unknown, at a null, so NOT keeps the masked elements
       "SELECT count(*), sum(w) FROM t WHERE NOT (k <=> 2147483647)",
       "SELECT y, x, count(*), min(b) FROM t WHERE b < -100 OR b > 100 GROUP BY y, x",
+      // COUNT(*) is the sum's count only where the filter keeps no null of the summed variable
+      "SELECT sum(v), count(*) FROM t WHERE v > 5000 OR v IS NULL",
+      "SELECT y, count(*), sum(v), avg(v) FROM t WHERE w > 0 GROUP BY y",
       "SELECT x, max(q), count(*) FROM t WHERE q = 30000 OR q < 5000 GROUP BY x",
   })
   void aggregatesOverFilteredValuesAnswerAsSparkDoes(String sql) {

@@ -12,14 +12,14 @@ final class ChunkFilterValues implements FilterValues {
   private final NumericChunk chunk;
   /** Whether the column is FLOAT: unpacked values are rounded to float as the column rounds them. */
   private final boolean single;
-  /** Whether the chunk is float32 or float64 elements one after the other, none of them masked. */
+  /** Whether the chunk is float32 or float64 elements one after the other, none masked but NaN maybe. */
   private final boolean plainFloats;
 
   /** @param type the variable's Spark column type */
   ChunkFilterValues(NumericChunk chunk, DataType type) {
     this.chunk = chunk;
     this.single = type.equals(DataTypes.FloatType);
-    this.plainFloats = chunk.layout.isFloat() && chunk.plane == 0 && !chunk.maskNaN && !chunk.masksValues();
+    this.plainFloats = chunk.layout.isFloat() && chunk.plane == 0 && !chunk.masksValues();
   }
 
   @Override
@@ -38,17 +38,37 @@ final class ChunkFilterValues implements FilterValues {
     return single ? (float) v : v;
   }
 
+  /**
+   * Marks the kept elements {@code [0, n)} for a filter that is comparison {@code c} alone, by the
+   * direct loop ({@link FloatSelect}); returns how many, or -1 when that loop does not apply (not
+   * plain floats, a cast to float, a NaN literal).
+   */
+  int select(ValueFilter.Comparison c, int n, boolean[] keep) {
+    if (!plainFloats || !c.floating || c.toFloat || Double.isNaN(c.doubleLiteral)) {
+      return -1;
+    }
+    boolean nanKept = !chunk.maskNaN && (c.outcomes & 4) != 0; // NaN is Spark's largest value
+    return FloatSelect.best().select(chunk, n, c.outcomes, c.doubleLiteral, nanKept, keep);
+  }
+
   @Override
   public void compare(ValueFilter.Comparison c, int from, int m, byte[] out) {
     if (!plainFloats || !c.floating || c.toFloat) {
       FilterValues.super.compare(c, from, m, out);
-    } else if (chunk.layout == NumericChunk.Layout.FLOAT32) {
+      return;
+    }
+    // A NaN is null where the chunk masks NaN, else a value (Spark's largest).
+    byte atNaN = chunk.maskNaN ? c.ifNull() : c.outcome(ValueFilter.Comparison.compareDoubles(Double.NaN, c.doubleLiteral));
+    double literal = c.doubleLiteral;
+    if (chunk.layout == NumericChunk.Layout.FLOAT32) {
       for (int i = 0; i < m; i++) {
-        out[i] = c.outcome(ValueFilter.Comparison.compareDoubles(chunk.floatAt(from + i), c.doubleLiteral));
+        float x = chunk.floatAt(from + i);
+        out[i] = x != x ? atNaN : c.outcome(ValueFilter.Comparison.compareDoubles(x, literal));
       }
     } else {
       for (int i = 0; i < m; i++) {
-        out[i] = c.outcome(ValueFilter.Comparison.compareDoubles(chunk.doubleAt(from + i), c.doubleLiteral));
+        double x = chunk.doubleAt(from + i);
+        out[i] = x != x ? atNaN : c.outcome(ValueFilter.Comparison.compareDoubles(x, literal));
       }
     }
   }

@@ -158,15 +158,20 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
 
   /**
    * COUNT(v) beside a SUM(v) (AVG, which Spark splits into the two) reads the counts the sum
-   * keeps, so the values are gone through once.
+   * keeps, so the values are gone through once. So does COUNT(*) when a filter on values keeps
+   * only elements where v is not null ({@code WHERE v > 280}): then it counts the same elements.
    */
   private void shareCounts(List<AggregateCall> calls) {
     for (int c = 0; c < calls.size(); c++) {
-      if (calls.get(c).kind() != AggregateCall.Kind.COUNT) {
+      AggregateCall count = calls.get(c);
+      boolean rows = count.kind() == AggregateCall.Kind.COUNT_ROWS && count.weight() == null && filter != null;
+      if (count.kind() != AggregateCall.Kind.COUNT && !rows) {
         continue;
       }
       for (int s = 0; s < calls.size(); s++) {
-        if (calls.get(s).kind() != AggregateCall.Kind.SUM || calls.get(s).variable() != calls.get(c).variable()) {
+        int v = calls.get(s).variable();
+        boolean same = rows ? v >= 0 && filter.trueOnlyWhenPresent(v) : v == count.variable();
+        if (calls.get(s).kind() != AggregateCall.Kind.SUM || !same) {
           continue;
         }
         IntToLongFunction sumCounts = sumCounts(accumulators[s]);

@@ -22,6 +22,26 @@ abstract class ValueFilter implements Serializable {
   private static final byte[] OR = {FALSE, TRUE, UNKNOWN, TRUE, TRUE, TRUE, UNKNOWN, TRUE, UNKNOWN};
   private static final byte[] NOT = {TRUE, FALSE, UNKNOWN};
 
+  /**
+   * The AND of {@code conjuncts}, less each {@code v IS NOT NULL} that another conjunct implies:
+   * Spark adds one beside every comparison it pushes ({@code isnotnull(v) AND v > 280}), and a
+   * comparison is only true where v is not null. Null if there is no conjunct.
+   */
+  static ValueFilter allOf(List<ValueFilter> conjuncts) {
+    ValueFilter out = null;
+    for (ValueFilter f : conjuncts) {
+      boolean implied = f instanceof NullTest t && !t.wantsNull
+          && conjuncts.stream().anyMatch(g -> g != f && g.trueOnlyWhenPresent(t.variable));
+      if (!implied) {
+        out = out == null ? f : new Both(out, f, true);
+      }
+    }
+    return out;
+  }
+
+  /** Whether the filter can be true only where variable {@code v} is not null. */
+  abstract boolean trueOnlyWhenPresent(int v);
+
   /** The variables the filter reads, ascending. */
   final int[] variables() {
     TreeSet<Integer> out = new TreeSet<>();
@@ -42,6 +62,12 @@ abstract class ValueFilter implements Serializable {
    * by variable; returns how many.
    */
   final int select(FilterValues[] values, int n, boolean[] keep, Scratch scratch) {
+    if (this instanceof Comparison c && values[c.variable] instanceof ChunkFilterValues chunk) {
+      int kept = chunk.select(c, n, keep);
+      if (kept >= 0) {
+        return kept;
+      }
+    }
     byte[] states = scratch.at(0);
     int kept = 0;
     for (int from = 0; from < n; from += PIECE) {
@@ -130,6 +156,11 @@ abstract class ValueFilter implements Serializable {
     }
 
     @Override
+    boolean trueOnlyWhenPresent(int v) {
+      return v == variable && !nullSafe;
+    }
+
+    @Override
     void collectVariables(TreeSet<Integer> out) {
       out.add(variable);
     }
@@ -148,6 +179,11 @@ abstract class ValueFilter implements Serializable {
     NullTest(int variable, boolean wantsNull) {
       this.variable = variable;
       this.wantsNull = wantsNull;
+    }
+
+    @Override
+    boolean trueOnlyWhenPresent(int v) {
+      return v == variable && !wantsNull;
     }
 
     @Override
@@ -177,6 +213,12 @@ abstract class ValueFilter implements Serializable {
     }
 
     @Override
+    boolean trueOnlyWhenPresent(int v) {
+      return and ? left.trueOnlyWhenPresent(v) || right.trueOnlyWhenPresent(v)
+          : left.trueOnlyWhenPresent(v) && right.trueOnlyWhenPresent(v);
+    }
+
+    @Override
     void collectVariables(TreeSet<Integer> out) {
       left.collectVariables(out);
       right.collectVariables(out);
@@ -200,6 +242,11 @@ abstract class ValueFilter implements Serializable {
 
     Not(ValueFilter inner) {
       this.inner = inner;
+    }
+
+    @Override
+    boolean trueOnlyWhenPresent(int v) {
+      return false; // NOT of a comparison is true where it is false, not where v is null; kept simple
     }
 
     @Override

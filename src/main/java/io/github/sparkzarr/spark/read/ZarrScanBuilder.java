@@ -107,6 +107,7 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
     ValueFilters values = new ValueFilters(this::variableColumn);
     List<Predicate> used = new ArrayList<>();
     List<Predicate> postScan = new ArrayList<>();
+    List<ValueFilter> onValues = new ArrayList<>();
     for (Predicate p : predicates) {
       PredicatePruner.Box box = pruner.box(p);
       if (box != null) {
@@ -121,12 +122,13 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
       ValueFilter f = options.pushDownValueFilters() ? values.of(p) : null;
       if (f != null) {
         used.add(p);
-        valueFilter = valueFilter == null ? f : new ValueFilter.Both(valueFilter, f, true);
+        onValues.add(f);
       } else {
         postScan.add(p);
       }
     }
     pushed = used.toArray(new Predicate[0]);
+    valueFilter = ValueFilter.allOf(onValues);
     filtersComplete = postScan.isEmpty();
     // The scan returns exactly the rows inside the selection that pass the filter on values, so an
     // exact predicate or one on values is fully evaluated by it; the others prune only (never

@@ -140,6 +140,26 @@ class ValueFilterTest {
   }
 
   /**
+   * Spark pushes {@code isnotnull(f)} beside {@code f > 1}: the comparison implies it, so the AND
+   * drops it; not beside a null-safe comparison or a NOT, which can be true at a null.
+   */
+  @Test
+  void impliedNullTestsAreDropped() {
+    ValueFilter notNull = FILTERS.of(p("IS_NOT_NULL", col("f")));
+    ValueFilter above = FILTERS.of(p(">", col("f"), lit(1f, DataTypes.FloatType)));
+    ValueFilter nullSafe = FILTERS.of(p("<=>", col("f"), lit(1f, DataTypes.FloatType)));
+    ValueFilter notAbove = FILTERS.of(new Not(p(">", col("f"), lit(1f, DataTypes.FloatType))));
+    ValueFilter onI = FILTERS.of(p(">", col("i"), lit(5, DataTypes.IntegerType)));
+    assertEquals(above, ValueFilter.allOf(java.util.List.of(notNull, above)));
+    assertEquals(above, ValueFilter.allOf(java.util.List.of(above, notNull)));
+    for (ValueFilter other : new ValueFilter[] {nullSafe, notAbove, onI}) {
+      ValueFilter both = ValueFilter.allOf(java.util.List.of(notNull, other));
+      assertEquals(ValueFilter.Both.class, both.getClass());
+    }
+    assertNull(ValueFilter.allOf(java.util.List.of()));
+  }
+
+  /**
    * A null test of a literal (as in the SQL form of {@code k <=> c}: {@code (k IS NOT NULL AND c IS
    * NOT NULL AND k = c) OR (k IS NULL AND c IS NULL)}) is not on a variable, so the whole predicate
    * stays with Spark; as do literals of another type than the variable is compared in, narrowing
