@@ -51,8 +51,8 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
   private final ValueFilter filter;
   private final int[] filterVariables;
   private final ValueFilter.Scratch filterScratch = new ValueFilter.Scratch();
-  /** Per row of the current chunk, whether the filter keeps it; and the kept rows in order. */
-  private boolean[] keep = new boolean[0];
+  /** Per row of the current chunk, 1 where the filter keeps it; and the kept rows in order. */
+  private byte[] keep = new byte[0];
   private int[] keptRows = new int[0];
   private long next;
   private long rowsLeft;
@@ -193,13 +193,13 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
         values[v] = new ColumnFilterValues(vector);
       }
       if (keep.length < rows) {
-        keep = new boolean[rows];
+        keep = new byte[rows];
         keptRows = new int[rows];
       }
       int kept = filter.select(values, rows, keep, filterScratch);
       for (int i = 0, k = 0; k < kept; i++) {
         keptRows[k] = i;
-        k += keep[i] ? 1 : 0;
+        k += keep[i];
       }
       return kept;
     } finally {

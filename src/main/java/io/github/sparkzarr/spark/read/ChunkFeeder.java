@@ -69,7 +69,7 @@ final class ChunkFeeder implements BlockSink {
   private boolean finished;
   private long nanos;
   /** For {@link #feedKept}: which elements of the box a filter kept, and where they are gathered. */
-  private boolean[] keep;
+  private byte[] keep;
   private DecodeBuffers keptScratch;
   private BitSet touched;
 
@@ -223,7 +223,7 @@ final class ChunkFeeder implements BlockSink {
   }
 
   /**
-   * Adds the box's elements that a filter on values kept ({@code keep[i]} for element i of the box
+   * Adds the box's elements that a filter on values kept ({@code keep[i]} 1 for element i of the box
    * in C order; all when {@code keep} is null). {@code data} holds the whole box, element i at
    * index i (the feeder's strides are the box's and its origin 0), already widened from float16;
    * null for COUNT(*). The kept elements of a run to one group are gathered first and added at
@@ -231,7 +231,7 @@ final class ChunkFeeder implements BlockSink {
    * {@code touched} the slots that kept elements were added to (with {@code keep} null, none: every
    * slot of the box is).
    */
-  void feedKept(NumericChunk data, boolean[] keep, DecodeBuffers scratch, BitSet touched) {
+  void feedKept(NumericChunk data, byte[] keep, DecodeBuffers scratch, BitSet touched) {
     long t0 = System.nanoTime();
     this.keep = keep;
     this.keptScratch = scratch;
@@ -254,7 +254,7 @@ final class ChunkFeeder implements BlockSink {
       return;
     }
     for (int j = 0; j < n; j++) {
-      if (keep[at + j]) {
+      if (keep[at + j] != 0) {
         int slot = cellOffsets != null ? runSlots[done + j] : slotOf[group + (done + j) * lastStride];
         touched.set(slot);
         for (Accumulator a : accumulators) {
@@ -264,10 +264,10 @@ final class ChunkFeeder implements BlockSink {
     }
   }
 
-  private static int count(boolean[] keep, int at, int n) {
+  private static int count(byte[] keep, int at, int n) {
     int k = 0;
     for (int j = at; j < at + n; j++) {
-      k += keep[j] ? 1 : 0;
+      k += keep[j];
     }
     return k;
   }

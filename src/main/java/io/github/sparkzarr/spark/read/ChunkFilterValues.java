@@ -43,7 +43,7 @@ final class ChunkFilterValues implements FilterValues {
    * direct loop ({@link FloatSelect}); returns how many, or -1 when that loop does not apply (not
    * plain floats, a cast to float, a NaN literal).
    */
-  int select(ValueFilter.Comparison c, int n, boolean[] keep) {
+  int select(ValueFilter.Comparison c, int n, byte[] keep) {
     if (!plainFloats || !c.floating || c.toFloat || Double.isNaN(c.doubleLiteral)) {
       return -1;
     }

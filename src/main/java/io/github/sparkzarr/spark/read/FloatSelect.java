@@ -14,30 +14,30 @@ interface FloatSelect {
   }
 
   /**
-   * Sets {@code keep[i]} for elements {@code [0, n)} of {@code chunk} (float32 or float64, one after
+   * Sets {@code keep[i]} to 1 or 0 for elements {@code [0, n)} of {@code chunk} (float32 or float64, one after
    * the other, no value masked besides NaN) to whether {@code x op literal} holds, op given as
    * {@link ValueFilter.Comparison#outcomes}; a NaN element is kept when {@code nanKept}. Returns
    * how many are kept.
    */
-  int select(NumericChunk chunk, int n, int outcomes, double literal, boolean nanKept, boolean[] keep);
+  int select(NumericChunk chunk, int n, int outcomes, double literal, boolean nanKept, byte[] keep);
 
   /** One element at a time. */
   final class Scalar implements FloatSelect {
     @Override
-    public int select(NumericChunk chunk, int n, int outcomes, double literal, boolean nanKept, boolean[] keep) {
+    public int select(NumericChunk chunk, int n, int outcomes, double literal, boolean nanKept, byte[] keep) {
       return range(chunk, 0, n, outcomes, literal, nanKept, keep);
     }
 
     /** {@link #select} of elements {@code [from, n)}. */
     static int range(NumericChunk chunk, int from, int n, int outcomes, double literal, boolean nanKept,
-        boolean[] keep) {
+        byte[] keep) {
       boolean float32 = chunk.layout == NumericChunk.Layout.FLOAT32;
       int kept = 0;
       for (int i = from; i < n; i++) {
         double x = float32 ? chunk.floatAt(i) : chunk.doubleAt(i);
         boolean k = x != x ? nanKept : ((outcomes >> (x < literal ? 0 : x == literal ? 1 : 2)) & 1) != 0;
-        keep[i] = k;
-        kept += k ? 1 : 0;
+        keep[i] = (byte) (k ? 1 : 0);
+        kept += keep[i];
       }
       return kept;
     }

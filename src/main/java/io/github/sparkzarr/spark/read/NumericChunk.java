@@ -133,41 +133,68 @@ final class NumericChunk {
   }
 
   /**
-   * The elements {@code i} of {@code [at, at + n)} with {@code keep[i]}, copied one after the other
+   * The elements {@code i} of {@code [at, at + n)} with {@code keep[i]} 1, copied one after the other
    * into {@code into} (at least {@code n} elements long) and read from there. Elements one after the
    * other only ({@link #plane} 0).
    */
-  Kept gather(boolean[] keep, int at, int n, byte[] into) {
+  Kept gather(byte[] keep, int at, int n, byte[] into) {
+    int size = elementSize();
+    int from = offset + at * size;
     int k = 0;
-    int from = offset + at * elementSize();
+    int j = 0;
+    // Eight marks at a time: a block none or all of whose elements are kept (most blocks, where
+    // kept values lie together, as values above a threshold do) is skipped or copied whole.
+    for (; j + 8 <= n; j += 8) {
+      long marks = (long) LONG.get(keep, at + j);
+      if (marks == ALL_KEPT) {
+        for (int q = 0; q < size; q++) {
+          LONG.set(into, size * k + 8 * q, (long) LONG.get(bytes, from + size * j + 8 * q));
+        }
+        k += 8;
+      } else if (marks != 0) {
+        k = gatherEach(keep, at, from, j, j + 8, into, k);
+      }
+    }
+    k = gatherEach(keep, at, from, j, n, into, k);
+    return new Kept(new NumericChunk(this, into), k);
+  }
+
+  /** Eight marks of 1: a block of elements all kept. */
+  private static final long ALL_KEPT = 0x0101010101010101L;
+
+  /**
+   * {@link #gather} of elements {@code [at + j0, at + j1)} (their bytes from {@code from + j0 *
+   * size}) into {@code into} from element {@code k} on; returns the next free element.
+   */
+  private int gatherEach(byte[] keep, int at, int from, int j0, int j1, byte[] into, int k) {
     // Each element is written, and the write position moves on only past kept ones: no branch.
     switch (elementSize()) {
       case 1 -> {
-        for (int j = 0; j < n; j++) {
+        for (int j = j0; j < j1; j++) {
           into[k] = bytes[from + j];
-          k += keep[at + j] ? 1 : 0;
+          k += keep[at + j];
         }
       }
       case 2 -> {
-        for (int j = 0; j < n; j++) {
+        for (int j = j0; j < j1; j++) {
           SHORT.set(into, 2 * k, (short) SHORT.get(bytes, from + 2 * j));
-          k += keep[at + j] ? 1 : 0;
+          k += keep[at + j];
         }
       }
       case 4 -> {
-        for (int j = 0; j < n; j++) {
+        for (int j = j0; j < j1; j++) {
           INT.set(into, 4 * k, (int) INT.get(bytes, from + 4 * j));
-          k += keep[at + j] ? 1 : 0;
+          k += keep[at + j];
         }
       }
       default -> {
-        for (int j = 0; j < n; j++) {
+        for (int j = j0; j < j1; j++) {
           LONG.set(into, 8 * k, (long) LONG.get(bytes, from + 8 * j));
-          k += keep[at + j] ? 1 : 0;
+          k += keep[at + j];
         }
       }
     }
-    return new Kept(new NumericChunk(this, into), k);
+    return k;
   }
 
   /** Elements a filter kept: the first {@code count} of {@code chunk}. */

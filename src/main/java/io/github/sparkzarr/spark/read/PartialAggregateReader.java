@@ -84,7 +84,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   /** The filter on values, or null; its scratch; which elements of the current box it kept. */
   private final ValueFilter filter;
   private final ValueFilter.Scratch filterScratch = new ValueFilter.Scratch();
-  private boolean[] keep = new boolean[0];
+  private byte[] keep = new byte[0];
   /** With a filter: per variable, where its chunks are decoded (several are held at once), and its fill chunk. */
   private final DecodeBuffers[] variableBuffers;
   private final byte[][] fillChunks;
@@ -336,7 +336,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
       values[v] = new ChunkFilterValues(boxes[v], view.variables().get(v).type());
     }
     if (keep.length < n) {
-      keep = new boolean[n];
+      keep = new byte[n];
     }
     int kept = filter.select(values, n, keep, filterScratch);
     if (kept == 0) {

@@ -58,10 +58,10 @@ abstract class ValueFilter implements Serializable {
   abstract void evaluate(FilterValues[] values, int from, int m, byte[] out, Scratch scratch, int depth);
 
   /**
-   * Marks in {@code keep[0, n)} the elements for which the filter is true, {@code values} indexed
+   * Sets {@code keep[0, n)} to 1 at the elements for which the filter is true, {@code values} indexed
    * by variable; returns how many.
    */
-  final int select(FilterValues[] values, int n, boolean[] keep, Scratch scratch) {
+  final int select(FilterValues[] values, int n, byte[] keep, Scratch scratch) {
     if (this instanceof Comparison c && values[c.variable] instanceof ChunkFilterValues chunk) {
       int kept = chunk.select(c, n, keep);
       if (kept >= 0) {
@@ -74,9 +74,9 @@ abstract class ValueFilter implements Serializable {
       int m = Math.min(PIECE, n - from);
       evaluate(values, from, m, states, scratch, 1);
       for (int i = 0; i < m; i++) {
-        boolean k = states[i] == TRUE;
+        byte k = (byte) (states[i] & TRUE); // TRUE is 1; FALSE 0 and UNKNOWN 2 give 0
         keep[from + i] = k;
-        kept += k ? 1 : 0;
+        kept += k;
       }
     }
     return kept;

@@ -52,16 +52,16 @@ class FloatSelectTest {
           for (double literal : LITERALS) {
             double lit = float32 && outcomes % 2 == 0 ? (float) literal : literal;
             ValueFilter.Comparison c = new ValueFilter.Comparison(0, outcomes, false, true, true, false, lit);
-            boolean[] expected = viaStates(c, source, n);
+            byte[] expected = viaStates(c, source, n);
             boolean nanKept = (outcomes & 4) != 0;
-            boolean[] scalar = new boolean[n];
-            boolean[] simd = new boolean[n];
+            byte[] scalar = new byte[n];
+            byte[] simd = new byte[n];
             int kept = new FloatSelect.Scalar().select(chunk, n, outcomes, lit, nanKept, scalar);
             assertArrayEquals(expected, scalar, "scalar " + outcomes + " " + lit);
             assertEquals(count(expected), kept);
             assertEquals(kept, best.select(chunk, n, outcomes, lit, nanKept, simd));
             assertArrayEquals(expected, simd, best.getClass() + " " + outcomes + " " + lit + " n=" + n);
-            assertEquals(kept, c.select(source, n, new boolean[n], new ValueFilter.Scratch()));
+            assertEquals(kept, c.select(source, n, new byte[n], new ValueFilter.Scratch()));
             checked++;
           }
         }
@@ -71,18 +71,18 @@ class FloatSelectTest {
   }
 
   /** What the three-valued evaluation keeps, element by element, bypassing the direct loops. */
-  private static boolean[] viaStates(ValueFilter.Comparison c, FilterValues[] source, int n) {
-    boolean[] keep = new boolean[n];
+  private static byte[] viaStates(ValueFilter.Comparison c, FilterValues[] source, int n) {
+    byte[] keep = new byte[n];
     for (int i = 0; i < n; i++) {
-      keep[i] = c.test(source[0], i) == ValueFilter.TRUE;
+      keep[i] = (byte) (c.test(source[0], i) == ValueFilter.TRUE ? 1 : 0);
     }
     return keep;
   }
 
-  private static int count(boolean[] keep) {
+  private static int count(byte[] keep) {
     int k = 0;
-    for (boolean b : keep) {
-      k += b ? 1 : 0;
+    for (byte b : keep) {
+      k += b;
     }
     return k;
   }

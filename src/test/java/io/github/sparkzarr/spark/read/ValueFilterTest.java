@@ -67,13 +67,13 @@ class ValueFilterTest {
     return new FilterValues[] {new Values(F, null), new Values(null, ints), new Values(null, L), null};
   }
 
-  private static boolean[] kept(Predicate p) {
+  private static byte[] kept(Predicate p) {
     ValueFilter f = FILTERS.of(p);
-    boolean[] keep = new boolean[F.length];
+    byte[] keep = new byte[F.length];
     int n = f.select(values(), F.length, keep, new ValueFilter.Scratch());
     int count = 0;
-    for (boolean k : keep) {
-      count += k ? 1 : 0;
+    for (byte k : keep) {
+      count += k;
     }
     assertEquals(count, n);
     return keep;
@@ -91,10 +91,10 @@ class ValueFilterTest {
     return new LiteralValue<>(value, type);
   }
 
-  private static boolean[] b(int... bits) {
-    boolean[] out = new boolean[bits.length];
+  private static byte[] b(int... bits) {
+    byte[] out = new byte[bits.length];
     for (int k = 0; k < bits.length; k++) {
-      out[k] = bits[k] == 1;
+      out[k] = (byte) bits[k];
     }
     return out;
   }
