@@ -190,7 +190,9 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
         } else {
           hidden.add(vector);
         }
-        values[v] = new ColumnFilterValues(vector);
+        // A column read in place is filtered from its elements, by the aggregates' loops.
+        values[v] = vector instanceof ChunkValueVector inPlace
+            ? new ChunkFilterValues(inPlace.elements(), vector.dataType()) : new ColumnFilterValues(vector);
       }
       if (keep.length < rows) {
         keep = new byte[rows];

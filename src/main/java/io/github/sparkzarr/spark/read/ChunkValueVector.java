@@ -41,6 +41,11 @@ final class ChunkValueVector extends ColumnVector {
     this.nulls = m == null ? 0 : m.count;
   }
 
+  /** The elements read, row i being element i. */
+  NumericChunk elements() {
+    return elements;
+  }
+
   @Override
   public void close() {}
 
