@@ -9,6 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.sparkzarr.zarr.ZarrArray;
 import io.github.sparkzarr.zarr.ZarrHierarchy;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
+import io.github.sparkzarr.zarr.dtype.NumpyDtype;
+import io.github.sparkzarr.zarr.metadata.ArrayMetadata;
+import io.github.sparkzarr.zarr.metadata.ChunkKeyEncoding;
+import io.github.sparkzarr.zarr.metadata.FillValue;
 import io.github.sparkzarr.zarr.metadata.Json;
 import io.github.sparkzarr.zarr.store.HadoopStore;
 import java.nio.file.Files;
@@ -31,7 +37,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * pushdowns off. Most run over AggregatePushdownTest's store (every dtype, masked fill values, NaN,
  * packed integers, float16, a variable on another chunk grid, chunks never written, edge chunks);
  * the store here holds float32 values with NaN, infinities and both zeros unmasked, as Spark
- * orders them, and a variable over one dimension only.
+ * orders them, a variable over one dimension only, and one decoded to timestamps.
  */
 class ValueFilterPushdownTest extends SparkTestBase {
   private static final Pattern FILTER_NODE = Pattern.compile("\\bFilter\\b");
@@ -51,6 +57,13 @@ class ValueFilterPushdownTest extends SparkTestBase {
         null);
     ZarrArray d = ZarrPushdownTest.array(s, "d", "<f8", new long[] {13}, new int[] {13}, List.of("x"),
         Json.nodes().numberNode(-9));
+    ObjectNode days = Json.object().put("units", "days since 2000-01-01");
+    ArrayMetadata seenMetadata = new ArrayMetadata(2, new long[] {17, 13}, new int[] {6, 5}, NumpyDtype.parse("<i4"),
+        FillValue.parseV2(Json.nodes().numberNode(-1), NumpyDtype.parse("<i4")),
+        new V2ChunkCodec(NumpyDtype.parse("<i4"), false, List.of(), null), ChunkKeyEncoding.v2('.'), List.of("y", "x"),
+        days);
+    ZarrArray seen = ZarrHierarchy.writeArrayV2(s, "seen", seenMetadata);
+    ZarrPushdownTest.writeAll(seen, (i, j) -> (i + j) % 6 == 0 ? -1 : i * 2 + j);
     double[] specials = {Double.NaN, -0.0, 0.0, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 1.0, -1.0};
     ZarrPushdownTest.writeAll(y, (i, j) -> i * 10);
     ZarrPushdownTest.writeAll(x, (i, j) -> i * 0.25);
@@ -151,6 +164,20 @@ class ValueFilterPushdownTest extends SparkTestBase {
       "SELECT x, d FROM t WHERE d = CAST('NaN' AS DOUBLE)",
   })
   void broadcastVariablesFilterTheirRows(String sql) {
+    rowsAsSparks(special, sql);
+  }
+
+  /**
+   * A variable decoded to timestamps (CF units, fill -1 masked) filters rows in the scan too; its
+   * aggregates are Spark's, over the rows the scan kept.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "SELECT y, x, seen, z FROM t WHERE seen >= TIMESTAMP_NTZ '2000-01-20 00:00:00'",
+      "SELECT y_index, x_index FROM t WHERE seen IS NULL OR seen < TIMESTAMP_NTZ '2000-01-03 12:00:00'",
+      "SELECT count(*), sum(z), max(seen) FROM t WHERE seen > TIMESTAMP_NTZ '2000-01-15 00:00:00' AND z < 3",
+  })
+  void timestampVariablesFilterTheirRows(String sql) {
     rowsAsSparks(special, sql);
   }
 

@@ -51,6 +51,7 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
   private final ValueFilter filter;
   private final int[] filterVariables;
   private final ValueFilter.Scratch filterScratch = new ValueFilter.Scratch();
+  private final StoredIntegers filterIntegers = new StoredIntegers();
   /** Per row of the current chunk, 1 where the filter keeps it; and the kept rows in order. */
   private byte[] keep = new byte[0];
   private int[] keptRows = new int[0];
@@ -192,7 +193,7 @@ final class ChunkBatchReader implements PartitionReader<ColumnarBatch> {
         }
         // A column read in place is filtered from its elements, by the aggregates' loops.
         values[v] = vector instanceof ChunkValueVector inPlace
-            ? new ChunkFilterValues(inPlace.elements(), vector.dataType()) : new ColumnFilterValues(vector);
+            ? new ChunkFilterValues(inPlace.elements(), vector.dataType(), filterIntegers) : new ColumnFilterValues(vector);
       }
       if (keep.length < rows) {
         keep = new byte[rows];

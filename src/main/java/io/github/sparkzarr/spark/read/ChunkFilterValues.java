@@ -6,20 +6,27 @@ import org.apache.spark.sql.types.DataTypes;
 /**
  * A decoded chunk's elements as {@link FilterValues}, with the values and nulls its Spark column
  * shows: stored integers, floats, or integers unpacked by CF scaling to the column's float or
- * double; CF-masked elements are null.
+ * double; CF-masked elements are null. Comparisons of plain floats (NaN and at most one other value
+ * masked) and of stored integers (at most one value masked) run in tight loops.
  */
 final class ChunkFilterValues implements FilterValues {
   private final NumericChunk chunk;
   /** Whether the column is FLOAT: unpacked values are rounded to float as the column rounds them. */
   private final boolean single;
-  /** Whether the chunk is float32 or float64 elements one after the other, none masked but NaN maybe. */
+  /** Whether the chunk is float32 or float64 elements one after the other, masking NaN and at most one value. */
   private final boolean plainFloats;
+  /** The one value a plain float chunk masks besides NaN, or NaN. */
+  private final double skip;
+  /** Where stored integers are widened a block at a time (shared, used by one call at a time). */
+  private final StoredIntegers integers;
 
   /** @param type the variable's Spark column type */
-  ChunkFilterValues(NumericChunk chunk, DataType type) {
+  ChunkFilterValues(NumericChunk chunk, DataType type, StoredIntegers integers) {
     this.chunk = chunk;
     this.single = type.equals(DataTypes.FloatType);
-    this.plainFloats = chunk.layout.isFloat() && chunk.plane == 0 && !chunk.masksValues();
+    this.plainFloats = chunk.layout.isFloat() && chunk.plane == 0 && chunk.maskedValueCount() <= 1;
+    this.skip = chunk.maskedValueCount() == 1 ? chunk.maskedValue(0) : Double.NaN;
+    this.integers = integers;
   }
 
   @Override
@@ -48,28 +55,47 @@ final class ChunkFilterValues implements FilterValues {
       return -1;
     }
     boolean nanKept = !chunk.maskNaN && (c.outcomes & 4) != 0; // NaN is Spark's largest value
-    return FloatSelect.best().select(chunk, n, c.outcomes, c.doubleLiteral, nanKept, keep);
+    return FloatSelect.best().select(chunk, n, c.outcomes, c.doubleLiteral, nanKept, skip, keep);
   }
 
   @Override
   public void compare(ValueFilter.Comparison c, int from, int m, byte[] out) {
-    if (!plainFloats || !c.floating || c.toFloat) {
+    if (plainFloats && c.floating && !c.toFloat) {
+      compareFloats(c, from, m, out);
+    } else if (!chunk.layout.isFloat() && !chunk.unpacks && chunk.storedIntegersReadable() && !c.floating) {
+      compareIntegers(c, from, m, out);
+    } else {
       FilterValues.super.compare(c, from, m, out);
-      return;
     }
+  }
+
+  private void compareFloats(ValueFilter.Comparison c, int from, int m, byte[] out) {
     // A NaN is null where the chunk masks NaN, else a value (Spark's largest).
     byte atNaN = chunk.maskNaN ? c.ifNull() : c.outcome(ValueFilter.Comparison.compareDoubles(Double.NaN, c.doubleLiteral));
+    byte atSkip = c.ifNull();
     double literal = c.doubleLiteral;
-    if (chunk.layout == NumericChunk.Layout.FLOAT32) {
+    boolean float32 = chunk.layout == NumericChunk.Layout.FLOAT32;
+    for (int i = 0; i < m; i++) {
+      double x = float32 ? chunk.floatAt(from + i) : chunk.doubleAt(from + i);
+      out[i] = x != x ? atNaN : x == skip ? atSkip : c.outcome(ValueFilter.Comparison.compareDoubles(x, literal));
+    }
+  }
+
+  /** Stored integers widened a block at a time; the one masked value, if any, is null. */
+  private void compareIntegers(ValueFilter.Comparison c, int from, int m, byte[] out) {
+    long[] x = integers.widened(chunk, from, m);
+    long literal = c.longLiteral;
+    int outcomes = c.outcomes;
+    if (!chunk.skipsOneValue) {
       for (int i = 0; i < m; i++) {
-        float x = chunk.floatAt(from + i);
-        out[i] = x != x ? atNaN : c.outcome(ValueFilter.Comparison.compareDoubles(x, literal));
+        out[i] = (byte) ((outcomes >> (Long.compare(x[i], literal) + 1)) & 1);
       }
-    } else {
-      for (int i = 0; i < m; i++) {
-        double x = chunk.doubleAt(from + i);
-        out[i] = x != x ? atNaN : c.outcome(ValueFilter.Comparison.compareDoubles(x, literal));
-      }
+      return;
+    }
+    long skipped = chunk.skippedValue;
+    byte atSkip = c.ifNull();
+    for (int i = 0; i < m; i++) {
+      out[i] = x[i] == skipped ? atSkip : (byte) ((outcomes >> (Long.compare(x[i], literal) + 1)) & 1);
     }
   }
 }

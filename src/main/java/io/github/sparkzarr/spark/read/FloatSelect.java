@@ -15,27 +15,28 @@ interface FloatSelect {
 
   /**
    * Sets {@code keep[i]} to 1 or 0 for elements {@code [0, n)} of {@code chunk} (float32 or float64, one after
-   * the other, no value masked besides NaN) to whether {@code x op literal} holds, op given as
-   * {@link ValueFilter.Comparison#outcomes}; a NaN element is kept when {@code nanKept}. Returns
-   * how many are kept.
+   * the other) to whether {@code x op literal} holds, op given as {@link
+   * ValueFilter.Comparison#outcomes}; a NaN element is kept when {@code nanKept}, an element equal to
+   * {@code skip} (a masked value; NaN for none) never. Returns how many are kept.
    */
-  int select(NumericChunk chunk, int n, int outcomes, double literal, boolean nanKept, byte[] keep);
+  int select(NumericChunk chunk, int n, int outcomes, double literal, boolean nanKept, double skip, byte[] keep);
 
   /** One element at a time. */
   final class Scalar implements FloatSelect {
     @Override
-    public int select(NumericChunk chunk, int n, int outcomes, double literal, boolean nanKept, byte[] keep) {
-      return range(chunk, 0, n, outcomes, literal, nanKept, keep);
+    public int select(NumericChunk chunk, int n, int outcomes, double literal, boolean nanKept, double skip,
+        byte[] keep) {
+      return range(chunk, 0, n, outcomes, literal, nanKept, skip, keep);
     }
 
     /** {@link #select} of elements {@code [from, n)}. */
     static int range(NumericChunk chunk, int from, int n, int outcomes, double literal, boolean nanKept,
-        byte[] keep) {
+        double skip, byte[] keep) {
       boolean float32 = chunk.layout == NumericChunk.Layout.FLOAT32;
       int kept = 0;
       for (int i = from; i < n; i++) {
         double x = float32 ? chunk.floatAt(i) : chunk.doubleAt(i);
-        boolean k = x != x ? nanKept : ((outcomes >> (x < literal ? 0 : x == literal ? 1 : 2)) & 1) != 0;
+        boolean k = x != x ? nanKept : x != skip && ((outcomes >> (x < literal ? 0 : x == literal ? 1 : 2)) & 1) != 0;
         keep[i] = (byte) (k ? 1 : 0);
         kept += keep[i];
       }

@@ -84,6 +84,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   /** The filter on values, or null; its scratch; which elements of the current box it kept. */
   private final ValueFilter filter;
   private final ValueFilter.Scratch filterScratch = new ValueFilter.Scratch();
+  private final StoredIntegers filterIntegers = new StoredIntegers();
   private byte[] keep = new byte[0];
   /** With a filter: per variable, where its chunks are decoded (several are held at once), and its fill chunk. */
   private final DecodeBuffers[] variableBuffers;
@@ -333,7 +334,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     FilterValues[] values = new FilterValues[variables.length];
     for (int v : filter.variables()) {
       boxes[v] = box(v, chunk, lo, len);
-      values[v] = new ChunkFilterValues(boxes[v], view.variables().get(v).type());
+      values[v] = new ChunkFilterValues(boxes[v], view.variables().get(v).type(), filterIntegers);
     }
     if (keep.length < n) {
       keep = new byte[n];

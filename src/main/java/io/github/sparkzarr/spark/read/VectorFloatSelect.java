@@ -24,17 +24,20 @@ final class VectorFloatSelect implements FloatSelect {
   private static final LongVector LONG_ONE = LongVector.broadcast(L4, 1);
   private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
   @Override
-  public int select(NumericChunk chunk, int n, int outcomes, double literal, boolean nanKept, byte[] keep) {
+  public int select(NumericChunk chunk, int n, int outcomes, double literal, boolean nanKept, double skip,
+      byte[] keep) {
     boolean float32 = chunk.layout == NumericChunk.Layout.FLOAT32;
     if (float32 && (float) literal != literal) {
       // float32 elements cast to double for a double literal float32 cannot hold: one at a time
-      return FloatSelect.Scalar.range(chunk, 0, n, outcomes, literal, nanKept, keep);
+      return FloatSelect.Scalar.range(chunk, 0, n, outcomes, literal, nanKept, skip, keep);
     }
+    // A masked value float32 cannot hold matches no float32 element.
+    boolean skips = !Double.isNaN(skip) && (!float32 || (float) skip == skip);
     int lanes = float32 ? F8.length() : D4.length();
     int body = n - n % lanes;
-    int kept = float32 ? floats(chunk, body, outcomes, (float) literal, nanKept, keep)
-        : doubles(chunk, body, outcomes, literal, nanKept, keep);
-    return kept + FloatSelect.Scalar.range(chunk, body, n, outcomes, literal, nanKept, keep);
+    int kept = float32 ? floats(chunk, body, outcomes, (float) literal, nanKept, skips, (float) skip, keep)
+        : doubles(chunk, body, outcomes, literal, nanKept, skips, skip, keep);
+    return kept + FloatSelect.Scalar.range(chunk, body, n, outcomes, literal, nanKept, skip, keep);
   }
 
   /**
@@ -51,7 +54,8 @@ final class VectorFloatSelect implements FloatSelect {
   }
 
   /** A literal float32 holds compares with float32 elements as with them widened to double. */
-  private static int floats(NumericChunk chunk, int n, int outcomes, float literal, boolean nanKept, byte[] keep) {
+  private static int floats(NumericChunk chunk, int n, int outcomes, float literal, boolean nanKept, boolean skips,
+      float skip, byte[] keep) {
     VectorMask<Float> none = F8.maskAll(false);
     int kept = 0;
     for (int i = 0; i < n; i += F8.length()) {
@@ -66,13 +70,17 @@ final class VectorFloatSelect implements FloatSelect {
       if (nanKept) {
         k = k.or(x.test(VectorOperators.IS_NAN));
       }
+      if (skips) {
+        k = k.andNot(x.eq(skip));
+      }
       onesOf8(k.cast(I8)).intoArray(keep, i);
       kept += k.trueCount();
     }
     return kept;
   }
 
-  private static int doubles(NumericChunk chunk, int n, int outcomes, double literal, boolean nanKept, byte[] keep) {
+  private static int doubles(NumericChunk chunk, int n, int outcomes, double literal, boolean nanKept, boolean skips,
+      double skip, byte[] keep) {
     VectorMask<Double> none = D4.maskAll(false);
     int kept = 0;
     for (int i = 0; i < n; i += D4.length()) {
@@ -86,6 +94,9 @@ final class VectorFloatSelect implements FloatSelect {
       }
       if (nanKept) {
         k = k.or(x.test(VectorOperators.IS_NAN));
+      }
+      if (skips) {
+        k = k.andNot(x.eq(skip));
       }
       onesOf4(k.cast(L4)).intoArray(keep, i, FIRST_4);
       kept += k.trueCount();

@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.apache.spark.network.util.JavaUtils;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.expressions.filter.Predicate;
@@ -88,11 +89,12 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
     return Math.max(1, elements * rowBytes());
   }
 
-  /** The bytes a row takes: of the output, or of the variables an aggregation reads. */
+  /** The bytes a row takes: of the output, or of the variables an aggregation and its filter read. */
   private long rowBytes() {
     if (aggregate != null) {
-      return Math.max(1, aggregate.calls().stream().mapToInt(AggregateCall::variable).distinct()
-          .filter(v -> v >= 0).mapToLong(v -> plan.view().variables().get(v).type().defaultSize()).sum());
+      IntStream filtered = plan.filter() == null ? IntStream.empty() : IntStream.of(plan.filter().variables());
+      return Math.max(1, IntStream.concat(aggregate.calls().stream().mapToInt(AggregateCall::variable), filtered)
+          .distinct().filter(v -> v >= 0).mapToLong(v -> plan.view().variables().get(v).type().defaultSize()).sum());
     }
     long width = 0;
     for (StructField f : schema.fields()) {

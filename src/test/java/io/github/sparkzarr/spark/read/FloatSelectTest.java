@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import io.github.sparkzarr.spark.schema.CfDecoding;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -11,9 +12,10 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The direct loops of a one-comparison filter mark exactly what the three-valued evaluation keeps,
- * SIMD and scalar alike, for float32 and float64 with NaN, both zeros and the infinities, with
- * float and non-float literals, over lengths that leave a tail after the last full vector.
+ * The direct loops of a one-comparison filter, and the states loop of plain floats, mark exactly
+ * what the three-valued evaluation keeps, SIMD and scalar alike, for float32 and float64 with NaN,
+ * both zeros and the infinities, masked or not, with float and non-float literals, over lengths
+ * that leave a tail after the last full vector.
  */
 class FloatSelectTest {
   private static final double[] SPECIAL = {Double.NaN, -0.0, 0.0, Double.POSITIVE_INFINITY,
@@ -21,7 +23,13 @@ class FloatSelectTest {
   private static final double[] LITERALS = {0.0, -0.0, 1.5, 0.1, Double.POSITIVE_INFINITY,
       Double.NEGATIVE_INFINITY, 3.0000001};
 
-  private static NumericChunk chunk(double[] values, boolean float32) {
+  /** No masking; NaN masked; 0.0 masked (so -0.0 too); 1.5 masked with NaN; 0.1, which float32 cannot hold. */
+  private static final CfDecoding[] MASKS = {null, new CfDecoding(new double[0], true, 1, 0, false, true, null),
+      new CfDecoding(new double[] {0.0}, false, 1, 0, false, true, null),
+      new CfDecoding(new double[] {1.5}, true, 1, 0, false, true, null),
+      new CfDecoding(new double[] {0.1}, false, 1, 0, false, true, null)};
+
+  private static NumericChunk chunk(double[] values, boolean float32, CfDecoding cf) {
     ByteBuffer b = ByteBuffer.allocate(values.length * (float32 ? 4 : 8)).order(ByteOrder.LITTLE_ENDIAN);
     for (double v : values) {
       if (float32) {
@@ -31,7 +39,7 @@ class FloatSelectTest {
       }
     }
     DataType t = DataType.numeric(DataType.Kind.FLOAT, float32 ? 4 : 8, ByteOrder.LITTLE_ENDIAN);
-    return new NumericChunk(b.array(), t, null);
+    return new NumericChunk(b.array(), t, cf);
   }
 
   @Test
@@ -44,24 +52,32 @@ class FloatSelectTest {
       for (int i = 0; i < n; i++) {
         values[i] = random.nextInt(3) == 0 ? SPECIAL[random.nextInt(SPECIAL.length)] : random.nextInt(7) - 3 + 0.5;
       }
-      for (boolean float32 : new boolean[] {true, false}) {
-        NumericChunk chunk = chunk(values, float32);
+      for (int mask = 0; mask < MASKS.length * 2; mask++) {
+        boolean float32 = mask % 2 == 0;
+        NumericChunk chunk = chunk(values, float32, MASKS[mask / 2]);
         FilterValues[] source = {new ChunkFilterValues(chunk, float32
-            ? org.apache.spark.sql.types.DataTypes.FloatType : org.apache.spark.sql.types.DataTypes.DoubleType)};
+            ? org.apache.spark.sql.types.DataTypes.FloatType : org.apache.spark.sql.types.DataTypes.DoubleType,
+            new StoredIntegers())};
         for (int outcomes = 1; outcomes < 7; outcomes++) {
           for (double literal : LITERALS) {
             double lit = float32 && outcomes % 2 == 0 ? (float) literal : literal;
             ValueFilter.Comparison c = new ValueFilter.Comparison(0, outcomes, false, true, true, false, lit);
             byte[] expected = viaStates(c, source, n);
-            boolean nanKept = (outcomes & 4) != 0;
+            boolean nanKept = !chunk.maskNaN && (outcomes & 4) != 0;
+            double skip = chunk.maskedValueCount() == 1 ? chunk.maskedValue(0) : Double.NaN;
             byte[] scalar = new byte[n];
             byte[] simd = new byte[n];
-            int kept = new FloatSelect.Scalar().select(chunk, n, outcomes, lit, nanKept, scalar);
+            int kept = new FloatSelect.Scalar().select(chunk, n, outcomes, lit, nanKept, skip, scalar);
             assertArrayEquals(expected, scalar, "scalar " + outcomes + " " + lit);
             assertEquals(count(expected), kept);
-            assertEquals(kept, best.select(chunk, n, outcomes, lit, nanKept, simd));
+            assertEquals(kept, best.select(chunk, n, outcomes, lit, nanKept, skip, simd));
             assertArrayEquals(expected, simd, best.getClass() + " " + outcomes + " " + lit + " n=" + n);
             assertEquals(kept, c.select(source, n, new byte[n], new ValueFilter.Scratch()));
+            byte[] states = new byte[n];
+            source[0].compare(c, 0, n, states);
+            for (int i = 0; i < n; i++) {
+              assertEquals(expected[i], states[i] & 1, "states " + outcomes + " " + lit + " at " + i);
+            }
             checked++;
           }
         }
@@ -70,11 +86,11 @@ class FloatSelectTest {
     assertNotEquals(0, checked);
   }
 
-  /** What the three-valued evaluation keeps, element by element, bypassing the direct loops. */
+  /** What the three-valued evaluation keeps, element by element, bypassing every tight loop. */
   private static byte[] viaStates(ValueFilter.Comparison c, FilterValues[] source, int n) {
     byte[] keep = new byte[n];
     for (int i = 0; i < n; i++) {
-      keep[i] = (byte) (c.test(source[0], i) == ValueFilter.TRUE ? 1 : 0);
+      keep[i] = (byte) (!source[0].isNull(i) && c.test(source[0], i) == ValueFilter.TRUE ? 1 : 0);
     }
     return keep;
   }
