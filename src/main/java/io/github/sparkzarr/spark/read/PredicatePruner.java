@@ -121,7 +121,8 @@ final class PredicatePruner {
     return new Box(b.dims(), false);
   }
 
-  private static String flip(String op) {
+  /** The operator with its operands swapped: {@code c < x} is {@code x > c}. */
+  static String flip(String op) {
     return switch (op) {
       case "<" -> ">";
       case "<=" -> ">=";

@@ -85,7 +85,7 @@ final class ValueFilters {
     if (v == null) {
       v = operand(b);
       literal = a;
-      op = flip(op);
+      op = PredicatePruner.flip(op);
     }
     if (v == null || !(literal instanceof Literal<?> lit) || !(lit.value() instanceof Number n)
         || !lit.dataType().equals(v.comparedAs())) {
@@ -141,16 +141,6 @@ final class ValueFilters {
       case "=", "<=>" -> 0b010;
       case ">=" -> 0b110;
       default -> 0b100;
-    };
-  }
-
-  private static String flip(String op) {
-    return switch (op) {
-      case "<" -> ">";
-      case "<=" -> ">=";
-      case ">" -> "<";
-      case ">=" -> "<=";
-      default -> op;
     };
   }
 }

@@ -6,23 +6,24 @@ import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.Vector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
-/** {@link FloatSelect} eight float32 or four float64 elements at a time; loaded only with the Vector API. */
+/** {@link FloatSelect} eight elements at a time (one float32 vector, two float64); loaded only with the Vector API. */
 final class VectorFloatSelect implements FloatSelect {
   private static final VectorSpecies<Float> F8 = FloatVector.SPECIES_256;
   private static final VectorSpecies<Double> D4 = DoubleVector.SPECIES_256;
   private static final VectorSpecies<Integer> I8 = IntVector.SPECIES_256;
   private static final VectorSpecies<Long> L4 = LongVector.SPECIES_256;
   private static final VectorSpecies<Byte> B8 = ByteVector.SPECIES_64;
-  private static final VectorMask<Byte> FIRST_4 = B8.indexInRange(0, 4);
   private static final IntVector INT_ZERO = IntVector.zero(I8);
   private static final IntVector INT_ONE = IntVector.broadcast(I8, 1);
   private static final LongVector LONG_ZERO = LongVector.zero(L4);
   private static final LongVector LONG_ONE = LongVector.broadcast(L4, 1);
   private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
+
   @Override
   public int select(NumericChunk chunk, int n, int outcomes, double literal, boolean nanKept, double skip,
       byte[] keep) {
@@ -33,73 +34,65 @@ final class VectorFloatSelect implements FloatSelect {
     }
     // A masked value float32 cannot hold matches no float32 element.
     boolean skips = !Double.isNaN(skip) && (!float32 || (float) skip == skip);
-    int lanes = float32 ? F8.length() : D4.length();
-    int body = n - n % lanes;
+    int body = n - n % 8;
     int kept = float32 ? floats(chunk, body, outcomes, (float) literal, nanKept, skips, (float) skip, keep)
         : doubles(chunk, body, outcomes, literal, nanKept, skips, skip, keep);
     return kept + FloatSelect.Scalar.range(chunk, body, n, outcomes, literal, nanKept, skip, keep);
   }
 
-  /**
-   * 1 in the lanes set in {@code k}, else 0, as bytes: a mask's boolean array store is 2-3x slower
-   * (JDK 17).
-   */
-  private static ByteVector onesOf8(VectorMask<Integer> k) {
-    return (ByteVector) INT_ZERO.blend(INT_ONE, k).convertShape(VectorOperators.I2B, B8, 0);
-  }
-
-  /** The same for four lanes, in the first four of eight bytes (the others 0). */
-  private static ByteVector onesOf4(VectorMask<Long> k) {
-    return (ByteVector) LONG_ZERO.blend(LONG_ONE, k).convertShape(VectorOperators.L2B, B8, 0);
+  /** The lanes of {@code x} that {@link FloatSelect#select} keeps. */
+  private static <E> VectorMask<E> kept(Vector<E> x, Vector<E> literal, Vector<E> skip, int outcomes, boolean nanKept,
+      boolean skips) {
+    VectorMask<E> k = x.compare(VectorOperators.LT, literal);
+    if ((outcomes & 1) == 0) {
+      k = k.andNot(k);
+    }
+    if ((outcomes & 2) != 0) {
+      k = k.or(x.compare(VectorOperators.EQ, literal));
+    }
+    if ((outcomes & 4) != 0) {
+      k = k.or(x.compare(VectorOperators.GT, literal));
+    }
+    if (nanKept) {
+      k = k.or(x.test(VectorOperators.IS_NAN));
+    }
+    if (skips) {
+      k = k.andNot(x.compare(VectorOperators.EQ, skip));
+    }
+    return k;
   }
 
   /** A literal float32 holds compares with float32 elements as with them widened to double. */
   private static int floats(NumericChunk chunk, int n, int outcomes, float literal, boolean nanKept, boolean skips,
       float skip, byte[] keep) {
-    VectorMask<Float> none = F8.maskAll(false);
+    FloatVector lit = FloatVector.broadcast(F8, literal);
+    FloatVector masked = FloatVector.broadcast(F8, skip);
     int kept = 0;
-    for (int i = 0; i < n; i += F8.length()) {
+    for (int i = 0; i < n; i += 8) {
       FloatVector x = FloatVector.fromByteArray(F8, chunk.bytes, chunk.offset + 4 * i, LE);
-      VectorMask<Float> k = (outcomes & 1) != 0 ? x.lt(literal) : none;
-      if ((outcomes & 2) != 0) {
-        k = k.or(x.eq(literal));
-      }
-      if ((outcomes & 4) != 0) {
-        k = k.or(x.compare(VectorOperators.GT, literal));
-      }
-      if (nanKept) {
-        k = k.or(x.test(VectorOperators.IS_NAN));
-      }
-      if (skips) {
-        k = k.andNot(x.eq(skip));
-      }
-      onesOf8(k.cast(I8)).intoArray(keep, i);
+      VectorMask<Float> k = kept(x, lit, masked, outcomes, nanKept, skips);
+      // 1 or 0 per lane as bytes: storing a mask to a boolean array is 2-3x slower (JDK 17).
+      ((ByteVector) INT_ZERO.blend(INT_ONE, k.cast(I8)).convertShape(VectorOperators.I2B, B8, 0)).intoArray(keep, i);
       kept += k.trueCount();
     }
     return kept;
   }
 
+  /** Eight float64 at a time, in two vectors whose marks are narrowed to ints and joined (a masked 4-byte store is slow). */
   private static int doubles(NumericChunk chunk, int n, int outcomes, double literal, boolean nanKept, boolean skips,
       double skip, byte[] keep) {
-    VectorMask<Double> none = D4.maskAll(false);
+    DoubleVector lit = DoubleVector.broadcast(D4, literal);
+    DoubleVector masked = DoubleVector.broadcast(D4, skip);
     int kept = 0;
-    for (int i = 0; i < n; i += D4.length()) {
-      DoubleVector x = DoubleVector.fromByteArray(D4, chunk.bytes, chunk.offset + 8 * i, LE);
-      VectorMask<Double> k = (outcomes & 1) != 0 ? x.lt(literal) : none;
-      if ((outcomes & 2) != 0) {
-        k = k.or(x.eq(literal));
-      }
-      if ((outcomes & 4) != 0) {
-        k = k.or(x.compare(VectorOperators.GT, literal));
-      }
-      if (nanKept) {
-        k = k.or(x.test(VectorOperators.IS_NAN));
-      }
-      if (skips) {
-        k = k.andNot(x.eq(skip));
-      }
-      onesOf4(k.cast(L4)).intoArray(keep, i, FIRST_4);
-      kept += k.trueCount();
+    for (int i = 0; i < n; i += 8) {
+      int at = chunk.offset + 8 * i;
+      VectorMask<Double> low = kept(DoubleVector.fromByteArray(D4, chunk.bytes, at, LE), lit, masked, outcomes, nanKept, skips);
+      VectorMask<Double> high = kept(DoubleVector.fromByteArray(D4, chunk.bytes, at + 32, LE), lit, masked, outcomes,
+          nanKept, skips);
+      IntVector lows = (IntVector) LONG_ZERO.blend(LONG_ONE, low.cast(L4)).convertShape(VectorOperators.L2I, I8, 0);
+      IntVector highs = (IntVector) LONG_ZERO.blend(LONG_ONE, high.cast(L4)).convertShape(VectorOperators.L2I, I8, -1);
+      ((ByteVector) lows.or(highs).convertShape(VectorOperators.I2B, B8, 0)).intoArray(keep, i);
+      kept += low.trueCount() + high.trueCount();
     }
     return kept;
   }
