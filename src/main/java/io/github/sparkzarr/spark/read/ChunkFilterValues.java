@@ -81,21 +81,16 @@ final class ChunkFilterValues implements FilterValues {
     }
   }
 
-  /** Stored integers widened a block at a time; the one masked value, if any, is null. */
+  /**
+   * Stored integers widened a block at a time; the one masked value, if any, is null. In int lanes
+   * where every value fits an int ({@link IntegerStates}).
+   */
   private void compareIntegers(ValueFilter.Comparison c, int from, int m, byte[] out) {
     long[] x = integers.widened(chunk, from, m);
-    long literal = c.longLiteral;
-    int outcomes = c.outcomes;
-    if (!chunk.skipsOneValue) {
-      for (int i = 0; i < m; i++) {
-        out[i] = (byte) ((outcomes >> (Long.compare(x[i], literal) + 1)) & 1);
-      }
-      return;
-    }
-    long skipped = chunk.skippedValue;
-    byte atSkip = c.ifNull();
-    for (int i = 0; i < m; i++) {
-      out[i] = x[i] == skipped ? atSkip : (byte) ((outcomes >> (Long.compare(x[i], literal) + 1)) & 1);
-    }
+    boolean narrow = chunk.layout != NumericChunk.Layout.INT64 && chunk.layout != NumericChunk.Layout.UINT32;
+    IntegerStates loop = narrow ? IntegerStates.best() : SCALAR_INTEGERS;
+    loop.states(x, m, c.longLiteral, c.outcomes, chunk.skipsOneValue, chunk.skippedValue, c.ifNull(), out);
   }
+
+  private static final IntegerStates SCALAR_INTEGERS = new IntegerStates.Scalar();
 }
