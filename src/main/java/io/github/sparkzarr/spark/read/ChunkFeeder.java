@@ -26,7 +26,8 @@ final class ChunkFeeder implements BlockSink {
   /** No table holds more elements than this. */
   private static final int TABLE_MAX = 1 << 15;
 
-  private static final DataType FLOAT32 = DataType.numeric(DataType.Kind.FLOAT, 4, ByteOrder.LITTLE_ENDIAN);
+  /** The type float16 elements are widened to before they are added. */
+  static final DataType FLOAT32 = DataType.numeric(DataType.Kind.FLOAT, 4, ByteOrder.LITTLE_ENDIAN);
   private final DataType type;
   /** The type of the elements handed to the accumulators: float32 for float16 data, else {@link #type}. */
   private final DataType chunkType;
@@ -184,15 +185,20 @@ final class ChunkFeeder implements BlockSink {
     return this;
   }
 
+  /** {@code n} float16 elements from {@code bytes[offset]}, widened to float32 in scratch buffer 8 of {@code buffers}. */
+  static byte[] widened(byte[] bytes, int offset, int n, DecodeBuffers buffers) {
+    byte[] out = buffers.get(8, 4 * n);
+    HalfFloat.widen(bytes, offset, n, out);
+    return out;
+  }
+
   @Override
   public void block(byte[] buffer, int offset, int start, int length) {
     long t0 = System.nanoTime();
     int first = start / elementSize;
     int n = length / elementSize;
     if (chunkType != type) {
-      byte[] widened = widening.get(8, 4 * n);
-      HalfFloat.widen(buffer, offset, n, widened);
-      buffer = widened;
+      buffer = widened(buffer, offset, n, widening);
       offset = 0;
     }
     feed(new NumericChunk(buffer, offset, 0, first, chunkType, cf), first, first + n);

@@ -8,7 +8,6 @@ import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.chunk.BoxCopy;
 import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.dtype.DataType;
-import io.github.sparkzarr.zarr.dtype.HalfFloat;
 import io.github.sparkzarr.zarr.store.CountingStore;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -65,7 +64,6 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   /** Scratch for decoding block by block, reused across the partition's chunks and tasks. */
   private final DecodeBuffers buffers = DecodeBuffers.borrow();
   private long decodeNanos;
-  private static final DataType FLOAT32 = DataType.numeric(DataType.Kind.FLOAT, 4, java.nio.ByteOrder.LITTLE_ENDIAN);
   /** Results are handed out this many rows at a time: Spark's batch size, so a batch stays in cache. */
   static final int BATCH_ROWS = 4096;
   private boolean accumulated;
@@ -400,10 +398,8 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
       bytes = array.read(lo, len).bytes();
     }
     if (NumericChunk.isHalf(type)) {
-      byte[] widened = own.get(8, 4 * n);
-      HalfFloat.widen(bytes, 0, n, widened);
-      bytes = widened;
-      type = FLOAT32;
+      bytes = ChunkFeeder.widened(bytes, 0, n, own);
+      type = ChunkFeeder.FLOAT32;
     }
     decodeNanos += System.nanoTime() - t0 - (store.fetchNanos() - fetch0);
     return new NumericChunk(bytes, type, view.variables().get(v).cf());
