@@ -1,10 +1,7 @@
 package io.github.sparkzarr.spark.read;
 
 import io.github.sparkzarr.zarr.codec.blosc.VectorByteTranspose;
-import java.nio.ByteOrder;
 import jdk.incubator.vector.ByteVector;
-import jdk.incubator.vector.DoubleVector;
-import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
@@ -14,6 +11,12 @@ import jdk.incubator.vector.VectorSpecies;
  * Whole elements assembled in registers from a byte-shuffled blosc block (byte k of element j at
  * {@code b[p + k * plane + j]}): each plane's bytes are widened, shifted to their place and merged,
  * without an un-shuffled copy. Vector API; loaded only when it is there.
+ *
+ * <p>Results go out through small arrays, never as vector objects: C2 turns vector objects into
+ * registers only where every method that passes one is inlined, and when it compiles a caller
+ * before this code has a profile it may not inline it. A vector then becomes a heap object and
+ * each operation on it the Vector API's Java fallback, 20-50 times slower, for as long as that
+ * compiled caller lives (see docs/benchmarks.md, session 27).
  */
 final class ShuffledPlanes {
   private static final VectorSpecies<Integer> I8 = IntVector.SPECIES_256;
@@ -22,39 +25,33 @@ final class ShuffledPlanes {
 
   private ShuffledPlanes() {}
 
-  /** Eight float32 elements from element {@code p - offset} of the block. */
-  static FloatVector floats(byte[] b, int p, int plane) {
-    return ints(b, p, plane).reinterpretAsFloats();
-  }
-
-  /** Eight 4-byte elements from element {@code p - offset} of the block, as ints. */
-  static IntVector ints(byte[] b, int p, int plane) {
-    return planeInts(b, p).or(planeInts(b, p + plane).lanewise(VectorOperators.LSHL, 8))
-        .or(planeInts(b, p + 2 * plane).lanewise(VectorOperators.LSHL, 16))
-        .or(planeInts(b, p + 3 * plane).lanewise(VectorOperators.LSHL, 24));
-  }
-
-  /** Eight bytes of one plane, each zero-extended to an int. */
-  private static IntVector planeInts(byte[] b, int p) {
-    return ((IntVector) ByteVector.fromArray(B8, b, p).convertShape(VectorOperators.B2I, I8, 0)).and(0xFF);
+  /** Eight 4-byte elements from element {@code p - offset} of the block, as ints into {@code words[0, 8)}. */
+  static void ints(byte[] b, int p, int plane, int[] words) {
+    IntVector bits = IntVector.zero(I8);
+    for (int k = 0; k < 4; k++) {
+      IntVector bytes = (IntVector) ByteVector.fromArray(B8, b, p + k * plane)
+          .convertShape(VectorOperators.B2I, I8, 0);
+      bits = bits.or(bytes.and(0xFF).lanewise(VectorOperators.LSHL, 8 * k));
+    }
+    bits.intoArray(words, 0);
   }
 
   /**
-   * Four float64 elements: of the eight from element {@code p - offset} of the block, the first
-   * four ({@code part} 0) or the last four (1).
+   * Eight 8-byte elements from element {@code p - offset} of the block, as longs into {@code
+   * words[at, at + 8)}.
    */
-  static DoubleVector doubles(byte[] b, int p, int plane, int part) {
-    return longs(b, p, plane, part).reinterpretAsDoubles();
-  }
-
-  /** Four 8-byte elements, as {@link #doubles} picks them, as longs. */
-  static LongVector longs(byte[] b, int p, int plane, int part) {
-    LongVector bits = LongVector.zero(L4);
+  static void longs(byte[] b, int p, int plane, long[] words, int at) {
+    LongVector low = LongVector.zero(L4);
+    LongVector high = LongVector.zero(L4);
     for (int k = 0; k < 8; k++) {
       ByteVector bytes = ByteVector.fromArray(B8, b, p + k * plane);
-      bits = bits.or(planeLongs(bytes, part).lanewise(VectorOperators.LSHL, 8 * k));
+      low = low.or(((LongVector) bytes.convertShape(VectorOperators.B2L, L4, 0)).and(0xFFL)
+          .lanewise(VectorOperators.LSHL, 8 * k));
+      high = high.or(((LongVector) bytes.convertShape(VectorOperators.B2L, L4, 1)).and(0xFFL)
+          .lanewise(VectorOperators.LSHL, 8 * k));
     }
-    return bits;
+    low.intoArray(words, at);
+    high.intoArray(words, at + 4);
   }
 
   /**
@@ -77,32 +74,19 @@ final class ShuffledPlanes {
 
   /**
    * How many 8-byte elements from element {@code j} of a chunk (before {@code end}) the next step
-   * of a loop takes: 32 of a byte-shuffled chunk, gathered in order into {@code scratch} by {@link
-   * #longsInOrder}, else eight.
+   * of a loop takes, and where they are. Of a chunk stored one element after the other, eight,
+   * read from the chunk. Of a byte-shuffled chunk, 32 (or the last eight) gathered in order into
+   * {@code scratch[32, 32 + step)}.
    */
   static int step(NumericChunk c, int j, int end, long[] scratch) {
-    if (c.plane == 0 || j + 32 > end) {
+    if (c.plane == 0) {
+      return 8;
+    }
+    if (j + 32 > end) {
+      longs(c.bytes, c.offset + j, c.plane, scratch, 32);
       return 8;
     }
     longsInOrder(c.bytes, c.offset + j, c.plane, scratch);
     return 32;
-  }
-
-  /**
-   * 8-byte elements {@code j + q + 4 * part} to {@code j + q + 4 * part + 3} of a chunk, for a
-   * {@link #step} of {@code step} elements from {@code j}: of 32, from where {@link #longsInOrder}
-   * put them; of eight, from the chunk ({@code q} is 0).
-   */
-  static LongVector fourLongs(NumericChunk c, int j, int q, int part, int step, long[] scratch) {
-    if (step == 32) {
-      return LongVector.fromArray(L4, scratch, 32 + q + 4 * part);
-    }
-    return c.plane == 0 ? LongVector.fromByteArray(L4, c.bytes, c.offset + 8 * j + 32 * part, ByteOrder.LITTLE_ENDIAN)
-        : longs(c.bytes, c.offset + j, c.plane, part);
-  }
-
-  /** Four of eight bytes ({@code part} 0: the first four), each zero-extended to a long. */
-  private static LongVector planeLongs(ByteVector bytes, int part) {
-    return ((LongVector) bytes.convertShape(VectorOperators.B2L, L4, part)).and(0xFFL);
   }
 }

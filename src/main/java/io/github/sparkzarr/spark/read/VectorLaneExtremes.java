@@ -102,28 +102,34 @@ final class VectorLaneExtremes implements LaneExtremes {
 
   @Override
   public void row(NumericChunk c, int i, int n, boolean max, double skip, double[] extremes, int at) {
+    double[] values = new double[LANES];
     for (int j = 0; j < n; j += LANES) {
-      rowPart(VectorLaneSums.fourOf(c, i + j, 0), max, skip, extremes, at + j);
-      rowPart(VectorLaneSums.fourOf(c, i + j, 1), max, skip, extremes, at + j + 4);
+      VectorLaneSums.eight(c, i + j, values);
+      for (int part = 0; part < LANES; part += 4) {
+        DoubleVector v = DoubleVector.fromArray(D4, values, part);
+        v = v.blend(Double.NaN, v.eq(skip)); // a masked value is left out as NaN is; NaN never equals
+        int to = at + j + part;
+        DoubleVector best = DoubleVector.fromArray(D4, extremes, to);
+        // Each operator a constant: C2 compiles a comparison into SIMD only with a known operator.
+        VectorMask<Double> better = max ? v.compare(VectorOperators.GT, best) : v.compare(VectorOperators.LT, best);
+        // A NaN compares false, so it is never taken; an empty slot (NaN) takes any number.
+        VectorMask<Double> take = better.or(best.test(VectorOperators.IS_NAN).andNot(v.test(VectorOperators.IS_NAN)));
+        best.blend(v, take).intoArray(extremes, to);
+      }
     }
-  }
-
-  private static void rowPart(DoubleVector v, boolean max, double skip, double[] extremes, int at) {
-    v = v.blend(Double.NaN, v.eq(skip)); // a masked value is left out as NaN is; NaN never equals
-    DoubleVector best = DoubleVector.fromArray(D4, extremes, at);
-    // Each operator a constant: C2 compiles a comparison into SIMD only with a known operator.
-    VectorMask<Double> better = max ? v.compare(VectorOperators.GT, best) : v.compare(VectorOperators.LT, best);
-    // A NaN compares false, so it is never taken; an empty slot (NaN) takes any number.
-    VectorMask<Double> take = better.or(best.test(VectorOperators.IS_NAN).andNot(v.test(VectorOperators.IS_NAN)));
-    best.blend(v, take).intoArray(extremes, at);
   }
 
   private static long ints(NumericChunk c, int i, int n, boolean max) {
     IntVector acc = IntVector.broadcast(I8, max ? Integer.MIN_VALUE : Integer.MAX_VALUE);
+    int[] words = new int[LANES];
     for (int j = i; j < i + n; j += LANES) {
-      IntVector v = c.plane == 0
-          ? IntVector.fromByteArray(I8, c.bytes, c.offset + 4 * j, LE)
-          : ShuffledPlanes.ints(c.bytes, c.offset + j, c.plane);
+      IntVector v;
+      if (c.plane == 0) {
+        v = IntVector.fromByteArray(I8, c.bytes, c.offset + 4 * j, LE);
+      } else {
+        ShuffledPlanes.ints(c.bytes, c.offset + j, c.plane, words);
+        v = IntVector.fromArray(I8, words, 0);
+      }
       acc = max ? acc.max(v) : acc.min(v);
     }
     return max ? acc.reduceLanes(VectorOperators.MAX) : acc.reduceLanes(VectorOperators.MIN);
@@ -136,7 +142,8 @@ final class VectorLaneExtremes implements LaneExtremes {
       // the order of the elements does not matter to an extreme
       int step = ShuffledPlanes.step(c, j, i + n, scratch);
       for (int part = 0; part < step / 4; part++) {
-        LongVector v = ShuffledPlanes.fourLongs(c, j, 0, part, step, scratch);
+        LongVector v = c.plane == 0 ? LongVector.fromByteArray(L4, c.bytes, c.offset + 8 * j + 32 * part, LE)
+            : LongVector.fromArray(L4, scratch, 32 + 4 * part);
         acc = max ? acc.max(v) : acc.min(v);
       }
       j += step;
@@ -152,10 +159,15 @@ final class VectorLaneExtremes implements LaneExtremes {
     FloatVector hi = FloatVector.broadcast(F8, Float.NEGATIVE_INFINITY);
     int nan = 0;
     int skipped = 0;
+    int[] words = new int[LANES];
     for (int j = i; j < i + n; j += LANES) {
-      FloatVector v = c.plane == 0
-          ? FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * j, LE)
-          : ShuffledPlanes.floats(c.bytes, c.offset + j, c.plane);
+      FloatVector v;
+      if (c.plane == 0) {
+        v = FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * j, LE);
+      } else {
+        ShuffledPlanes.ints(c.bytes, c.offset + j, c.plane, words);
+        v = IntVector.fromArray(I8, words, 0).reinterpretAsFloats();
+      }
       VectorMask<Float> isNaN = v.test(VectorOperators.IS_NAN);
       VectorMask<Float> out = skips ? isNaN.or(v.eq(f)) : isNaN;
       if (out.anyTrue()) {
@@ -186,7 +198,8 @@ final class VectorLaneExtremes implements LaneExtremes {
     for (int j = i; j < i + n; ) {
       int step = ShuffledPlanes.step(c, j, i + n, scratch);
       for (int part = 0; part < step / 4; part++) {
-        DoubleVector v = ShuffledPlanes.fourLongs(c, j, 0, part, step, scratch).reinterpretAsDoubles();
+        DoubleVector v = c.plane == 0 ? DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * j + 32 * part, LE)
+            : LongVector.fromArray(L4, scratch, 32 + 4 * part).reinterpretAsDoubles();
         VectorMask<Double> isNaN = v.test(VectorOperators.IS_NAN);
         VectorMask<Double> out = skips ? isNaN.or(v.eq(skip)) : isNaN;
         if (out.anyTrue()) {

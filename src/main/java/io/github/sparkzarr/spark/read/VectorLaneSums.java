@@ -52,9 +52,15 @@ final class VectorLaneSums implements LaneSums {
       DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
       DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
       FloatVector skipped = FloatVector.zero(F8);
+      int[] words = new int[LANES];
       for (int j = 0; j < m; j += LANES) {
-        FloatVector v = c.plane == 0 ? FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * (i + j), LE)
-            : ShuffledPlanes.floats(c.bytes, c.offset + i + j, c.plane);
+        FloatVector v;
+        if (c.plane == 0) {
+          v = FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * (i + j), LE);
+        } else {
+          ShuffledPlanes.ints(c.bytes, c.offset + i + j, c.plane, words);
+          v = IntVector.fromArray(I8, words, 0).reinterpretAsFloats();
+        }
         VectorMask<Float> miss = value ? v.eq(f) : F8.maskAll(false);
         if (nan) {
           miss = miss.or(v.test(VectorOperators.IS_NAN));
@@ -75,8 +81,10 @@ final class VectorLaneSums implements LaneSums {
     for (int j = 0; j < m; ) {
       int step = ShuffledPlanes.step(c, i + j, i + m, scratch);
       for (int q = 0; q < step; q += LANES) {
-        DoubleVector a = ShuffledPlanes.fourLongs(c, i + j, q, 0, step, scratch).reinterpretAsDoubles();
-        DoubleVector b = ShuffledPlanes.fourLongs(c, i + j, q, 1, step, scratch).reinterpretAsDoubles();
+        DoubleVector a = c.plane == 0 ? DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * (i + j), LE)
+            : LongVector.fromArray(L4, scratch, 32 + q).reinterpretAsDoubles();
+        DoubleVector b = c.plane == 0 ? DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * (i + j) + 32, LE)
+            : LongVector.fromArray(L4, scratch, 36 + q).reinterpretAsDoubles();
         VectorMask<Double> ma = a.eq(skip);
         VectorMask<Double> mb = b.eq(skip);
         if (nan) {
@@ -105,11 +113,13 @@ final class VectorLaneSums implements LaneSums {
     DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
     float skip = c.skipsOneValue ? (float) c.skippedValue : Float.NaN; // NaN equals nothing: no skip
     int skipped = 0;
+    int[] words = new int[LANES];
     if (c.unpacksInFloat()) {
       float scale = (float) c.unpackScale();
       float offset = (float) c.unpackOffset();
       for (int j = 0; j < m; j += LANES) {
-        FloatVector raw = floats(c, i + j);
+        smallInts(c, i + j, words);
+        FloatVector raw = (FloatVector) IntVector.fromArray(I8, words, 0).convertShape(VectorOperators.I2F, F8, 0);
         VectorMask<Float> miss = raw.eq(skip);
         skipped += miss.trueCount();
         FloatVector v = raw.mul(scale).add(offset).blend(-0.0f, miss);
@@ -120,7 +130,8 @@ final class VectorLaneSums implements LaneSums {
       double scale = c.unpackScale();
       double offset = c.unpackOffset();
       for (int j = 0; j < m; j += LANES) {
-        FloatVector raw = floats(c, i + j);
+        smallInts(c, i + j, words);
+        FloatVector raw = (FloatVector) IntVector.fromArray(I8, words, 0).convertShape(VectorOperators.I2F, F8, 0);
         skipped += raw.eq(skip).trueCount();
         DoubleVector a = (DoubleVector) raw.convertShape(VectorOperators.F2D, D4, 0);
         DoubleVector b = (DoubleVector) raw.convertShape(VectorOperators.F2D, D4, 1);
@@ -133,14 +144,12 @@ final class VectorLaneSums implements LaneSums {
     return skipped;
   }
 
-  /** Eight 1- or 2-byte integer elements from element {@code k} of {@code c}, as floats (exact). */
-  private static FloatVector floats(NumericChunk c, int k) {
-    return (FloatVector) ints(c, k).convertShape(VectorOperators.I2F, F8, 0);
-  }
-
-  /** Eight 1- or 2-byte integers from element {@code k} on, widened to their values. */
-  private static IntVector ints(NumericChunk c, int k) {
-    return switch (c.layout) {
+  /**
+   * Eight 1- or 2-byte integers from element {@code k} on, widened to their values, into {@code
+   * words[0, 8)} (an array, not a vector: see {@link ShuffledPlanes}).
+   */
+  private static void smallInts(NumericChunk c, int k, int[] words) {
+    IntVector v = switch (c.layout) {
       case INT8 -> (IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k).convertShape(VectorOperators.B2I, I8, 0);
       case UINT8 -> ((IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k)
           .convertShape(VectorOperators.B2I, I8, 0)).and(0xFF);
@@ -150,6 +159,7 @@ final class VectorLaneSums implements LaneSums {
           .convertShape(VectorOperators.S2I, I8, 0)).and(0xFFFF);
       default -> throw new IllegalArgumentException("not a 1- or 2-byte integer layout: " + c.layout);
     };
+    v.intoArray(words, 0);
   }
 
   /** Vectors added in int lanes before they go to the long: 2^14 × 65,535 fits an int. */
@@ -163,11 +173,13 @@ final class VectorLaneSums implements LaneSums {
     int skip = (int) c.skippedValue;
     long sum = 0;
     long skipped = 0;
+    int[] words = new int[LANES];
     for (int start = i; start < i + m; start += INT_ROUNDS * LANES) {
       int end = Math.min(i + m, start + INT_ROUNDS * LANES);
       IntVector acc = IntVector.zero(I8);
       for (int j = start; j < end; j += LANES) {
-        IntVector v = ints(c, j);
+        smallInts(c, j, words);
+        IntVector v = IntVector.fromArray(I8, words, 0);
         VectorMask<Integer> miss = v.eq(skip).and(skipping);
         skipped += miss.trueCount();
         acc = acc.add(v.blend(0, miss));
@@ -182,9 +194,11 @@ final class VectorLaneSums implements LaneSums {
   @Override
   public boolean addRow(NumericChunk c, int i, int m, double[] sums, int at) {
     VectorMask<Double> nan = D4.maskAll(false);
+    double[] values = new double[LANES];
     for (int j = 0; j < m; j += LANES) {
-      DoubleVector lo = DoubleVector.fromArray(D4, sums, at + j).add(fourOf(c, i + j, 0));
-      DoubleVector hi = DoubleVector.fromArray(D4, sums, at + j + 4).add(fourOf(c, i + j, 1));
+      eight(c, i + j, values);
+      DoubleVector lo = DoubleVector.fromArray(D4, sums, at + j).add(DoubleVector.fromArray(D4, values, 0));
+      DoubleVector hi = DoubleVector.fromArray(D4, sums, at + j + 4).add(DoubleVector.fromArray(D4, values, 4));
       lo.intoArray(sums, at + j);
       hi.intoArray(sums, at + j + 4);
       nan = nan.or(lo.test(VectorOperators.IS_NAN)).or(hi.test(VectorOperators.IS_NAN));
@@ -195,32 +209,36 @@ final class VectorLaneSums implements LaneSums {
   @Override
   public void addRowSkipping(NumericChunk c, int i, int m, double[] sums, long[] counts, int at,
       double skip, boolean nan) {
+    double[] values = new double[LANES];
     for (int j = 0; j < m; j += LANES) {
-      rowPartSkipping(fourOf(c, i + j, 0), sums, counts, at + j, skip, nan);
-      rowPartSkipping(fourOf(c, i + j, 1), sums, counts, at + j + 4, skip, nan);
+      eight(c, i + j, values);
+      // Each element into its own slot; the missing ones add -0.0 and are not counted.
+      for (int part = 0; part < LANES; part += 4) {
+        DoubleVector v = DoubleVector.fromArray(D4, values, part);
+        VectorMask<Double> miss = v.eq(skip);
+        if (nan) {
+          miss = miss.or(v.test(VectorOperators.IS_NAN));
+        }
+        int to = at + j + part;
+        DoubleVector.fromArray(D4, sums, to).add(v.blend(-0.0, miss)).intoArray(sums, to);
+        LongVector.fromArray(L4, counts, to).add(1L, miss.not().cast(L4)).intoArray(counts, to);
+      }
     }
   }
 
   /**
-   * Elements {@code k + 4 * part} to {@code k + 4 * part + 3} of a float chunk stored one element
-   * after the other, as doubles.
+   * Elements {@code [k, k + 8)} of a float chunk stored one element after the other, as doubles
+   * into {@code values[0, 8)} (an array, not vectors: see {@link ShuffledPlanes}).
    */
-  static DoubleVector fourOf(NumericChunk c, int k, int part) {
+  static void eight(NumericChunk c, int k, double[] values) {
     if (c.layout == NumericChunk.Layout.FLOAT32) {
       FloatVector v = FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * k, LE);
-      return (DoubleVector) v.convertShape(VectorOperators.F2D, D4, part);
+      ((DoubleVector) v.convertShape(VectorOperators.F2D, D4, 0)).intoArray(values, 0);
+      ((DoubleVector) v.convertShape(VectorOperators.F2D, D4, 1)).intoArray(values, 4);
+    } else {
+      DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * k, LE).intoArray(values, 0);
+      DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * k + 32, LE).intoArray(values, 4);
     }
-    return DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * k + 32 * part, LE);
-  }
-
-  /** Four elements into their own slots, the missing ones adding -0.0 and not counted. */
-  private static void rowPartSkipping(DoubleVector v, double[] sums, long[] counts, int at, double skip, boolean nan) {
-    VectorMask<Double> miss = v.eq(skip);
-    if (nan) {
-      miss = miss.or(v.test(VectorOperators.IS_NAN));
-    }
-    DoubleVector.fromArray(D4, sums, at).add(v.blend(-0.0, miss)).intoArray(sums, at);
-    LongVector.fromArray(L4, counts, at).add(1L, miss.not().cast(L4)).intoArray(counts, at);
   }
 
   @Override
@@ -239,8 +257,10 @@ final class VectorLaneSums implements LaneSums {
   public void addShuffledFloats(byte[] b, int offset, int plane, int n, double[] sums, int at) {
     DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
     DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
+    int[] words = new int[LANES];
     for (int j = 0; j < n; j += LANES) {
-      FloatVector v = ShuffledPlanes.floats(b, offset + j, plane);
+      ShuffledPlanes.ints(b, offset + j, plane, words);
+      FloatVector v = IntVector.fromArray(I8, words, 0).reinterpretAsFloats();
       lo = lo.add(v.convertShape(VectorOperators.F2D, D4, 0));
       hi = hi.add(v.convertShape(VectorOperators.F2D, D4, 1));
     }
@@ -253,41 +273,48 @@ final class VectorLaneSums implements LaneSums {
     DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
     DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
     DoubleVector constant = DoubleVector.broadcast(D4, t.constant());
+    char op = t.op();
+    boolean constantFirst = t.constantFirst();
     boolean float32 = c.layout == NumericChunk.Layout.FLOAT32;
+    double[] values = new double[LANES];
+    int[] words = new int[LANES];
     long[] scratch = ShuffledPlanes.SCRATCH.get();
     for (int j = i; j < i + m; ) {
       int step = float32 ? LANES : ShuffledPlanes.step(c, j, i + m, scratch);
       for (int q = 0; q < step; q += LANES) {
         DoubleVector a;
         DoubleVector b;
-        if (float32) {
-          FloatVector v = c.plane == 0 ? FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * j, LE)
-              : ShuffledPlanes.floats(c.bytes, c.offset + j, c.plane);
+        if (c.plane == 0) {
+          eight(c, j, values);
+          a = DoubleVector.fromArray(D4, values, 0);
+          b = DoubleVector.fromArray(D4, values, 4);
+        } else if (float32) {
+          ShuffledPlanes.ints(c.bytes, c.offset + j, c.plane, words);
+          FloatVector v = IntVector.fromArray(I8, words, 0).reinterpretAsFloats();
           a = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 0);
           b = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 1);
         } else {
-          a = ShuffledPlanes.fourLongs(c, j, q, 0, step, scratch).reinterpretAsDoubles();
-          b = ShuffledPlanes.fourLongs(c, j, q, 1, step, scratch).reinterpretAsDoubles();
+          a = LongVector.fromArray(L4, scratch, 32 + q).reinterpretAsDoubles();
+          b = LongVector.fromArray(L4, scratch, 36 + q).reinterpretAsDoubles();
         }
-        lo = lo.add(apply(t, a, constant));
-        hi = hi.add(apply(t, b, constant));
+        // ValueTransform.apply in each lane; + and * in either order give the same bits.
+        lo = lo.add(switch (op) {
+          case '+' -> a.add(constant);
+          case '-' -> constantFirst ? constant.sub(a) : a.sub(constant);
+          case '*' -> a.mul(constant);
+          default -> constantFirst ? constant.div(a) : a.div(constant);
+        });
+        hi = hi.add(switch (op) {
+          case '+' -> b.add(constant);
+          case '-' -> constantFirst ? constant.sub(b) : b.sub(constant);
+          case '*' -> b.mul(constant);
+          default -> constantFirst ? constant.div(b) : b.div(constant);
+        });
       }
       j += step;
     }
     lo.intoArray(sums, at);
     hi.intoArray(sums, at + 4);
-  }
-
-  /** {@link ValueTransform#apply} in each lane. */
-  private static DoubleVector apply(ValueTransform t, DoubleVector x, DoubleVector constant) {
-    DoubleVector l = t.constantFirst() ? constant : x;
-    DoubleVector r = t.constantFirst() ? x : constant;
-    return switch (t.op()) {
-      case '+' -> l.add(r);
-      case '-' -> l.sub(r);
-      case '*' -> l.mul(r);
-      default -> l.div(r);
-    };
   }
 
   /**
@@ -304,9 +331,11 @@ final class VectorLaneSums implements LaneSums {
     }
     DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
     DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
+    long[] words = new long[LANES];
     for (int j = whole; j < n; j += LANES) {
-      lo = lo.add(ShuffledPlanes.doubles(b, offset + j, plane, 0));
-      hi = hi.add(ShuffledPlanes.doubles(b, offset + j, plane, 1));
+      ShuffledPlanes.longs(b, offset + j, plane, words, 0);
+      lo = lo.add(LongVector.fromArray(L4, words, 0).reinterpretAsDoubles());
+      hi = hi.add(LongVector.fromArray(L4, words, 4).reinterpretAsDoubles());
     }
     lo.intoArray(sums, at);
     hi.intoArray(sums, at + 4);

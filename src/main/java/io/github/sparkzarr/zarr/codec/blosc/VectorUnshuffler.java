@@ -46,18 +46,15 @@ final class VectorUnshuffler implements Unshuffler {
   private static int ints(int n, byte[] src, int srcOff, byte[] dst, int dstOff) {
     int end = n - n % 8;
     for (int i = 0; i < end; i += 8) {
-      int p = srcOff + i;
-      planeInts(src, p).or(planeInts(src, p + n).lanewise(VectorOperators.LSHL, 8))
-          .or(planeInts(src, p + 2 * n).lanewise(VectorOperators.LSHL, 16))
-          .or(planeInts(src, p + 3 * n).lanewise(VectorOperators.LSHL, 24))
-          .intoByteArray(dst, dstOff + 4 * i, LE);
+      IntVector bits = IntVector.zero(I8);
+      for (int k = 0; k < 4; k++) {
+        IntVector bytes = (IntVector) ByteVector.fromArray(B8, src, srcOff + k * n + i)
+            .convertShape(VectorOperators.B2I, I8, 0);
+        bits = bits.or(bytes.and(0xFF).lanewise(VectorOperators.LSHL, 8 * k));
+      }
+      bits.intoByteArray(dst, dstOff + 4 * i, LE);
     }
     return end;
-  }
-
-  /** Eight bytes of one plane, each zero-extended to an int. */
-  private static IntVector planeInts(byte[] b, int p) {
-    return ((IntVector) ByteVector.fromArray(B8, b, p).convertShape(VectorOperators.B2I, I8, 0)).and(0xFF);
   }
 
   /** Per thread: 32 elements gathered from their planes by {@link VectorByteTranspose}. */
@@ -80,17 +77,14 @@ final class VectorUnshuffler implements Unshuffler {
       LongVector second = LongVector.zero(L4);
       for (int k = 0; k < 8; k++) {
         ByteVector bytes = ByteVector.fromArray(B8, src, srcOff + k * n + i);
-        first = first.or(planeLongs(bytes, 0).lanewise(VectorOperators.LSHL, 8 * k));
-        second = second.or(planeLongs(bytes, 1).lanewise(VectorOperators.LSHL, 8 * k));
+        first = first.or(((LongVector) bytes.convertShape(VectorOperators.B2L, L4, 0)).and(0xFFL)
+            .lanewise(VectorOperators.LSHL, 8 * k));
+        second = second.or(((LongVector) bytes.convertShape(VectorOperators.B2L, L4, 1)).and(0xFFL)
+            .lanewise(VectorOperators.LSHL, 8 * k));
       }
       first.intoByteArray(dst, dstOff + 8 * i, LE);
       second.intoByteArray(dst, dstOff + 8 * i + 32, LE);
     }
     return end;
-  }
-
-  /** Four of eight bytes ({@code part} 0: the first four), each zero-extended to a long. */
-  private static LongVector planeLongs(ByteVector bytes, int part) {
-    return ((LongVector) bytes.convertShape(VectorOperators.B2L, L4, part)).and(0xFFL);
   }
 }
