@@ -6,7 +6,6 @@ import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
-import jdk.incubator.vector.Vector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
@@ -40,37 +39,28 @@ final class VectorFloatSelect implements FloatSelect {
     return kept + FloatSelect.Scalar.range(chunk, body, n, outcomes, literal, nanKept, skip, keep);
   }
 
-  /** The lanes of {@code x} that {@link FloatSelect#select} keeps. */
-  private static <E> VectorMask<E> kept(Vector<E> x, Vector<E> literal, Vector<E> skip, int outcomes, boolean nanKept,
-      boolean skips) {
-    VectorMask<E> k = x.compare(VectorOperators.LT, literal);
-    if ((outcomes & 1) == 0) {
-      k = k.andNot(k);
-    }
-    if ((outcomes & 2) != 0) {
-      k = k.or(x.compare(VectorOperators.EQ, literal));
-    }
-    if ((outcomes & 4) != 0) {
-      k = k.or(x.compare(VectorOperators.GT, literal));
-    }
-    if (nanKept) {
-      k = k.or(x.test(VectorOperators.IS_NAN));
-    }
-    if (skips) {
-      k = k.andNot(x.compare(VectorOperators.EQ, skip));
-    }
-    return k;
-  }
+  // The lanes kept: each outcome's comparison, and-ed with an all-true or all-false mask of
+  // whether the filter keeps that outcome. Written out in each loop, not in a helper taking
+  // vectors: see ShuffledPlanes on vector objects across method boundaries.
 
   /** A literal float32 holds compares with float32 elements as with them widened to double. */
   private static int floats(NumericChunk chunk, int n, int outcomes, float literal, boolean nanKept, boolean skips,
       float skip, byte[] keep) {
     FloatVector lit = FloatVector.broadcast(F8, literal);
     FloatVector masked = FloatVector.broadcast(F8, skip);
+    VectorMask<Float> below = F8.maskAll((outcomes & 1) != 0);
+    VectorMask<Float> equal = F8.maskAll((outcomes & 2) != 0);
+    VectorMask<Float> above = F8.maskAll((outcomes & 4) != 0);
+    VectorMask<Float> nan = F8.maskAll(nanKept);
+    VectorMask<Float> skipping = F8.maskAll(skips);
     int kept = 0;
     for (int i = 0; i < n; i += 8) {
       FloatVector x = FloatVector.fromByteArray(F8, chunk.bytes, chunk.offset + 4 * i, LE);
-      VectorMask<Float> k = kept(x, lit, masked, outcomes, nanKept, skips);
+      VectorMask<Float> k = x.compare(VectorOperators.LT, lit).and(below)
+          .or(x.compare(VectorOperators.EQ, lit).and(equal))
+          .or(x.compare(VectorOperators.GT, lit).and(above))
+          .or(x.test(VectorOperators.IS_NAN).and(nan))
+          .andNot(x.compare(VectorOperators.EQ, masked).and(skipping));
       // 1 or 0 per lane as bytes: storing a mask to a boolean array is 2-3x slower (JDK 17).
       ((ByteVector) INT_ZERO.blend(INT_ONE, k.cast(I8)).convertShape(VectorOperators.I2B, B8, 0)).intoArray(keep, i);
       kept += k.trueCount();
@@ -83,12 +73,26 @@ final class VectorFloatSelect implements FloatSelect {
       double skip, byte[] keep) {
     DoubleVector lit = DoubleVector.broadcast(D4, literal);
     DoubleVector masked = DoubleVector.broadcast(D4, skip);
+    VectorMask<Double> below = D4.maskAll((outcomes & 1) != 0);
+    VectorMask<Double> equal = D4.maskAll((outcomes & 2) != 0);
+    VectorMask<Double> above = D4.maskAll((outcomes & 4) != 0);
+    VectorMask<Double> nan = D4.maskAll(nanKept);
+    VectorMask<Double> skipping = D4.maskAll(skips);
     int kept = 0;
     for (int i = 0; i < n; i += 8) {
       int at = chunk.offset + 8 * i;
-      VectorMask<Double> low = kept(DoubleVector.fromByteArray(D4, chunk.bytes, at, LE), lit, masked, outcomes, nanKept, skips);
-      VectorMask<Double> high = kept(DoubleVector.fromByteArray(D4, chunk.bytes, at + 32, LE), lit, masked, outcomes,
-          nanKept, skips);
+      DoubleVector x = DoubleVector.fromByteArray(D4, chunk.bytes, at, LE);
+      DoubleVector y = DoubleVector.fromByteArray(D4, chunk.bytes, at + 32, LE);
+      VectorMask<Double> low = x.compare(VectorOperators.LT, lit).and(below)
+          .or(x.compare(VectorOperators.EQ, lit).and(equal))
+          .or(x.compare(VectorOperators.GT, lit).and(above))
+          .or(x.test(VectorOperators.IS_NAN).and(nan))
+          .andNot(x.compare(VectorOperators.EQ, masked).and(skipping));
+      VectorMask<Double> high = y.compare(VectorOperators.LT, lit).and(below)
+          .or(y.compare(VectorOperators.EQ, lit).and(equal))
+          .or(y.compare(VectorOperators.GT, lit).and(above))
+          .or(y.test(VectorOperators.IS_NAN).and(nan))
+          .andNot(y.compare(VectorOperators.EQ, masked).and(skipping));
       IntVector lows = (IntVector) LONG_ZERO.blend(LONG_ONE, low.cast(L4)).convertShape(VectorOperators.L2I, I8, 0);
       IntVector highs = (IntVector) LONG_ZERO.blend(LONG_ONE, high.cast(L4)).convertShape(VectorOperators.L2I, I8, -1);
       ((ByteVector) lows.or(highs).convertShape(VectorOperators.I2B, B8, 0)).intoArray(keep, i);
