@@ -113,25 +113,32 @@ final class VectorLaneSums implements LaneSums {
     DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
     float skip = c.skipsOneValue ? (float) c.skippedValue : Float.NaN; // NaN equals nothing: no skip
     int skipped = 0;
-    int[] words = new int[LANES];
-    if (c.unpacksInFloat()) {
-      float scale = (float) c.unpackScale();
-      float offset = (float) c.unpackOffset();
-      for (int j = 0; j < m; j += LANES) {
-        smallInts(c, i + j, words);
-        FloatVector raw = (FloatVector) IntVector.fromArray(I8, words, 0).convertShape(VectorOperators.I2F, F8, 0);
+    boolean inFloat = c.unpacksInFloat();
+    float floatScale = (float) c.unpackScale();
+    float floatOffset = (float) c.unpackOffset();
+    double scale = c.unpackScale();
+    double offset = c.unpackOffset();
+    for (int j = 0; j < m; j += LANES) {
+      int k = i + j;
+      // widened to their values in the loop, not in a helper returning a vector (see ShuffledPlanes)
+      IntVector ints = switch (c.layout) {
+        case INT8 -> (IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k).convertShape(VectorOperators.B2I, I8, 0);
+        case UINT8 -> ((IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k)
+            .convertShape(VectorOperators.B2I, I8, 0)).and(0xFF);
+        case INT16 -> (IntVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * k, LE)
+            .convertShape(VectorOperators.S2I, I8, 0);
+        case UINT16 -> ((IntVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * k, LE)
+            .convertShape(VectorOperators.S2I, I8, 0)).and(0xFFFF);
+        default -> throw new IllegalArgumentException("not a 1- or 2-byte integer layout: " + c.layout);
+      };
+      FloatVector raw = (FloatVector) ints.convertShape(VectorOperators.I2F, F8, 0);
+      if (inFloat) {
         VectorMask<Float> miss = raw.eq(skip);
         skipped += miss.trueCount();
-        FloatVector v = raw.mul(scale).add(offset).blend(-0.0f, miss);
+        FloatVector v = raw.mul(floatScale).add(floatOffset).blend(-0.0f, miss);
         lo = lo.add(v.convertShape(VectorOperators.F2D, D4, 0));
         hi = hi.add(v.convertShape(VectorOperators.F2D, D4, 1));
-      }
-    } else {
-      double scale = c.unpackScale();
-      double offset = c.unpackOffset();
-      for (int j = 0; j < m; j += LANES) {
-        smallInts(c, i + j, words);
-        FloatVector raw = (FloatVector) IntVector.fromArray(I8, words, 0).convertShape(VectorOperators.I2F, F8, 0);
+      } else {
         skipped += raw.eq(skip).trueCount();
         DoubleVector a = (DoubleVector) raw.convertShape(VectorOperators.F2D, D4, 0);
         DoubleVector b = (DoubleVector) raw.convertShape(VectorOperators.F2D, D4, 1);
@@ -142,24 +149,6 @@ final class VectorLaneSums implements LaneSums {
     lo.intoArray(sums, at);
     hi.intoArray(sums, at + 4);
     return skipped;
-  }
-
-  /**
-   * Eight 1- or 2-byte integers from element {@code k} on, widened to their values, into {@code
-   * words[0, 8)} (an array, not a vector: see {@link ShuffledPlanes}).
-   */
-  private static void smallInts(NumericChunk c, int k, int[] words) {
-    IntVector v = switch (c.layout) {
-      case INT8 -> (IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k).convertShape(VectorOperators.B2I, I8, 0);
-      case UINT8 -> ((IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k)
-          .convertShape(VectorOperators.B2I, I8, 0)).and(0xFF);
-      case INT16 -> (IntVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * k, LE)
-          .convertShape(VectorOperators.S2I, I8, 0);
-      case UINT16 -> ((IntVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * k, LE)
-          .convertShape(VectorOperators.S2I, I8, 0)).and(0xFFFF);
-      default -> throw new IllegalArgumentException("not a 1- or 2-byte integer layout: " + c.layout);
-    };
-    v.intoArray(words, 0);
   }
 
   /** Vectors added in int lanes before they go to the long: 2^14 × 65,535 fits an int. */
@@ -173,13 +162,21 @@ final class VectorLaneSums implements LaneSums {
     int skip = (int) c.skippedValue;
     long sum = 0;
     long skipped = 0;
-    int[] words = new int[LANES];
     for (int start = i; start < i + m; start += INT_ROUNDS * LANES) {
       int end = Math.min(i + m, start + INT_ROUNDS * LANES);
       IntVector acc = IntVector.zero(I8);
       for (int j = start; j < end; j += LANES) {
-        smallInts(c, j, words);
-        IntVector v = IntVector.fromArray(I8, words, 0);
+        // widened to their values in the loop, not in a helper returning a vector (see ShuffledPlanes)
+        IntVector v = switch (c.layout) {
+          case INT8 -> (IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + j).convertShape(VectorOperators.B2I, I8, 0);
+          case UINT8 -> ((IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + j)
+              .convertShape(VectorOperators.B2I, I8, 0)).and(0xFF);
+          case INT16 -> (IntVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * j, LE)
+              .convertShape(VectorOperators.S2I, I8, 0);
+          case UINT16 -> ((IntVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * j, LE)
+              .convertShape(VectorOperators.S2I, I8, 0)).and(0xFFFF);
+          default -> throw new IllegalArgumentException("not a 1- or 2-byte integer layout: " + c.layout);
+        };
         VectorMask<Integer> miss = v.eq(skip).and(skipping);
         skipped += miss.trueCount();
         acc = acc.add(v.blend(0, miss));
