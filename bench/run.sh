@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The spark-zarr benchmark suite: one command, every figure. See docs/benchmarks.md.
 #
-#   bench/run.sh [--size-gib N] [--chunks "T Y X"] [--reps N] [--warmup N] [--write-reps N]
-#                [--heap-mib N] [--no-jmh] [--out DIR]
+#   bench/run.sh [--size-gib N] [--chunks "T Y X"] [--field NAME] [--reps N] [--warmup N]
+#                [--write-reps N] [--heap-mib N] [--no-jmh] [--out DIR]
 #
 #   --size-gib    decoded size of the float32 array (default 1; 0.0625 for a quick check). The
 #                 array is T x 512 x 512 in 16 x 128 x 128 chunks (1 MiB each), T = size * 1024.
 #   --chunks      another chunk shape, e.g. "4 64 64" (64 KiB) or "64 256 256" (16 MiB); T is
 #                 rounded to whole time chunks
+#   --field       the values: climate (default: a 2 m temperature-like field with noise), random
+#                 (uniform, nearly incompressible) or smooth (no noise, 0.01 steps, compressible);
+#                 see bench/generate_stores.py
 #   --reps        timed repetitions per query, after one untimed warm run (default 5)
 #   --warmup      untimed rounds of all the queries before any is timed, so the JIT has compiled
 #                 Spark's hot code (default 5; 0 = only the one untimed run per query)
@@ -18,11 +21,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SIZE_GIB=1 CHUNKS="16 128 128" REPS=5 WARMUP=5 WRITE_REPS=2 HEAP_MIB=512 JMH=1 OUT=target/bench
+SIZE_GIB=1 CHUNKS="16 128 128" FIELD=climate REPS=5 WARMUP=5 WRITE_REPS=2 HEAP_MIB=512 JMH=1 OUT=target/bench
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --size-gib) SIZE_GIB=$2; shift 2 ;;
     --chunks) CHUNKS=$2; shift 2 ;;
+    --field) FIELD=$2; shift 2 ;;
     --reps) REPS=$2; shift 2 ;;
     --warmup) WARMUP=$2; shift 2 ;;
     --write-reps) WRITE_REPS=$2; shift 2 ;;
@@ -54,13 +58,16 @@ source bench/build.sh
 CT=${CHUNKS%% *}
 T=$(awk -v s="$SIZE_GIB" -v c="$CT" 'BEGIN { t = int(s * 1024 / c + 0.5) * c; if (t < c) t = c; print t }')
 SHAPE="$T 512 512"
-step "generate the stores with zarr-python: shape $SHAPE, chunks $CHUNKS"
-if [[ "$(cat "$DATA/shape.txt" 2>/dev/null)" != "$SHAPE / $CHUNKS" ]]; then
+# The climate field's stores keep their old label, so stores made before --field are reused.
+LABEL="$SHAPE / $CHUNKS"
+[[ $FIELD == climate ]] || LABEL="$LABEL / $FIELD"
+step "generate the stores with zarr-python: shape $SHAPE, chunks $CHUNKS, field $FIELD"
+if [[ "$(cat "$DATA/shape.txt" 2>/dev/null)" != "$LABEL" ]]; then
   rm -rf "$DATA"
-  /usr/bin/python3 bench/generate_stores.py "$DATA" $SHAPE $CHUNKS
-  echo "$SHAPE / $CHUNKS" > "$DATA/shape.txt"
+  /usr/bin/python3 bench/generate_stores.py "$DATA" $SHAPE $CHUNKS "$FIELD"
+  echo "$LABEL" > "$DATA/shape.txt"
 else
-  echo "reusing $DATA (same shape and chunks)"
+  echo "reusing $DATA (same shape, chunks and field)"
 fi
 du -sh "$DATA"/*.zarr
 
