@@ -22,6 +22,22 @@ interface Accumulator {
     }
   }
 
+  /**
+   * Whether {@link #addKept} adds elements of {@code chunk} by a filter's marks, so the kept ones
+   * need not be gathered first.
+   */
+  default boolean addsKept(NumericChunk chunk) {
+    return false;
+  }
+
+  /**
+   * Adds the elements {@code k} of {@code [from, from + n)} with {@code keep[k]} 1 to group {@code
+   * slot}; only where {@link #addsKept} says so.
+   */
+  default void addKept(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " adds only gathered elements");
+  }
+
   /** Writes the partial results of slots {@code [from, from + count)} to rows {@code [0, count)}. */
   void write(WritableColumnVector out, int from, int count);
 

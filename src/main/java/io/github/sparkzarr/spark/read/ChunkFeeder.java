@@ -71,6 +71,8 @@ final class ChunkFeeder implements BlockSink {
   private long nanos;
   /** For {@link #feedKept}: which elements of the box a filter kept, and where they are gathered. */
   private byte[] keep;
+  /** Whether every accumulator adds the kept elements by their marks ({@link Accumulator#addsKept}). */
+  private boolean addsByMarks;
   private DecodeBuffers keptScratch;
   private BitSet touched;
 
@@ -240,6 +242,7 @@ final class ChunkFeeder implements BlockSink {
   void feedKept(NumericChunk data, byte[] keep, DecodeBuffers scratch, BitSet touched) {
     long t0 = System.nanoTime();
     this.keep = keep;
+    this.addsByMarks = data != null && java.util.Arrays.stream(accumulators).allMatch(a -> a.addsKept(data));
     this.keptScratch = scratch;
     this.touched = touched;
     feed(data, 0, Integer.MAX_VALUE);
@@ -248,6 +251,17 @@ final class ChunkFeeder implements BlockSink {
 
   /** Adds the kept elements of the run {@code [at, at + n)} (of the current run, from element {@link #done}). */
   private void addKept(NumericChunk data, int at, int n) {
+    if (cellOffsets == null && lastStride == 0 && addsByMarks) {
+      // added in place by the marks: a gather costs more than the sum (random values keep few
+      // blocks of eight whole)
+      if (anyKept(keep, at, n)) {
+        touched.set(slotOf[group]);
+        for (Accumulator a : accumulators) {
+          a.addKept(data, at, n, keep, slotOf[group]);
+        }
+      }
+      return;
+    }
     if (cellOffsets == null && lastStride == 0) {
       NumericChunk.Kept kept = data == null ? null : data.gather(keep, at, n, keptScratch.get(9, n * data.elementSize()));
       int k = kept == null ? count(keep, at, n) : kept.count();
@@ -268,6 +282,15 @@ final class ChunkFeeder implements BlockSink {
         }
       }
     }
+  }
+
+  private static boolean anyKept(byte[] keep, int at, int n) {
+    for (int j = at; j < at + n; j++) {
+      if (keep[j] != 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static int count(byte[] keep, int at, int n) {

@@ -47,15 +47,25 @@ final class ChunkFilterValues implements FilterValues {
 
   /**
    * Marks the kept elements {@code [0, n)} for a filter that is comparison {@code c} alone, by the
-   * direct loop ({@link FloatSelect}); returns how many, or -1 when that loop does not apply (not
-   * plain floats, a cast to float, a NaN literal).
+   * direct loop ({@link FloatSelect}, {@link IntegerSelect}); returns how many, or -1 when no such
+   * loop applies (not plain floats or small stored integers, a cast to float, a NaN literal, a
+   * literal outside the integers' range).
    */
   int select(ValueFilter.Comparison c, int n, byte[] keep) {
+    if (smallIntegers() && !c.floating && IntegerSelect.holds(chunk.layout, c.longLiteral)) {
+      boolean skips = chunk.skipsOneValue && IntegerSelect.holds(chunk.layout, chunk.skippedValue);
+      return IntegerSelect.best().select(chunk, n, c.outcomes, c.longLiteral, skips, chunk.skippedValue, keep);
+    }
     if (!plainFloats || !c.floating || c.toFloat || Double.isNaN(c.doubleLiteral)) {
       return -1;
     }
     boolean nanKept = !chunk.maskNaN && (c.outcomes & 4) != 0; // NaN is Spark's largest value
     return FloatSelect.best().select(chunk, n, c.outcomes, c.doubleLiteral, nanKept, skip, keep);
+  }
+
+  /** Whether the elements are 1- or 2-byte integers one after the other, compared as stored (not unpacked). */
+  private boolean smallIntegers() {
+    return chunk.layout.isSmallInteger() && chunk.plane == 0 && !chunk.unpacks && chunk.storedIntegersReadable();
   }
 
   @Override

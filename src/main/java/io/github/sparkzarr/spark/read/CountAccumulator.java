@@ -55,6 +55,18 @@ final class CountAccumulator implements RowAccumulator {
     }
   }
 
+  /** COUNT(variable) of small stored integers: counted by the kept sum's count. */
+  @Override
+  public boolean addsKept(NumericChunk chunk) {
+    return skipMissing && StoredIntegers.sumsKept(chunk);
+  }
+
+  @Override
+  public void addKept(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
+    stored.sumKept(chunk, from, n, keep);
+    counts[slot] += stored.counted;
+  }
+
   @Override
   public void addEach(NumericChunk chunk, int from, int n, int[] slotOf, int group, int stride) {
     if (countsAll(chunk)) {

@@ -49,6 +49,22 @@ final class IntSumAccumulator implements RowAccumulator {
     }
   }
 
+  @Override
+  public boolean addsKept(NumericChunk chunk) {
+    return StoredIntegers.sumsKept(chunk);
+  }
+
+  @Override
+  public void addKept(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
+    added += n;
+    try {
+      sums[slot] = Math.addExact(sums[slot], stored.sumKept(chunk, from, n, keep));
+    } catch (ArithmeticException e) {
+      throw overflow();
+    }
+    counts[slot] += stored.counted;
+  }
+
   /**
    * Element {@code j} to slot {@code slotOf[group + j * stride]}: stored integers a widened block at
    * a time while no slot can overflow ({@link #UNCHECKED_LIMIT}), else each tested for a missing

@@ -133,14 +133,16 @@ interface LaneSums {
   /**
    * The exact sum ({@code out[0]}) of elements {@code [i, i + m)} of {@code chunk}, integers of 1
    * or 2 bytes stored one after the other, {@code m} a multiple of 8, leaving out the elements
-   * storing the skipped value ({@link NumericChunk#skipsOneValue}); {@code out[1]} how many were.
+   * storing the skipped value ({@link NumericChunk#skipsOneValue}) and, unless {@code keep} is
+   * null, those a filter dropped ({@code keep[k]} 0 for element {@code k}); {@code out[1]} how many
+   * were left out.
    */
-  default void sumSmall(NumericChunk chunk, int i, int m, long[] out) {
+  default void sumSmall(NumericChunk chunk, int i, int m, byte[] keep, long[] out) {
     long sum = 0;
     long skipped = 0;
     for (int k = i; k < i + m; k++) {
       long raw = chunk.integralAt(k);
-      if (chunk.skipsOneValue && raw == chunk.skippedValue) {
+      if (chunk.skipsOneValue && raw == chunk.skippedValue || keep != null && keep[k] == 0) {
         skipped++;
       } else {
         sum += raw;

@@ -30,7 +30,7 @@ final class StoredIntegers {
     if (c.layout.isSmallInteger() && c.plane == 0) {
       // 1- and 2-byte integers in SIMD lanes: the masked value left out there, not by a pass of its own
       int m = n & -LaneSums.LANES;
-      kernels.sumSmall(c, from, m, small);
+      kernels.sumSmall(c, from, m, null, small);
       sum = small[0];
       counted = m - small[1];
       from += m;
@@ -44,6 +44,30 @@ final class StoredIntegers {
       counted += kept;
     }
     return sum;
+  }
+
+  /**
+   * As {@link #sum}, of the elements {@code k} of {@code [from, from + n)} a filter kept ({@code
+   * keep[k]} 1) only, in SIMD lanes with no gather of the kept ones: 1- and 2-byte integers stored
+   * one after the other ({@link #sumsKept}).
+   */
+  long sumKept(NumericChunk c, int from, int n, byte[] keep) {
+    int m = n & -LaneSums.LANES;
+    kernels.sumSmall(c, from, m, keep, small);
+    long sum = small[0];
+    counted = m - small[1];
+    for (int k = from + m; k < from + n; k++) {
+      if (keep[k] != 0 && !(c.skipsOneValue && c.integralAt(k) == c.skippedValue)) {
+        sum += c.integralAt(k);
+        counted++;
+      }
+    }
+    return sum;
+  }
+
+  /** Whether {@link #sumKept} reads {@code c}. */
+  static boolean sumsKept(NumericChunk c) {
+    return c.layout.isSmallInteger() && c.plane == 0 && c.storedIntegersReadable();
   }
 
   /** How many of elements {@code [from, from + n)} are not missing. */

@@ -155,7 +155,7 @@ final class VectorLaneSums implements LaneSums {
   private static final int INT_ROUNDS = 1 << 14;
 
   @Override
-  public void sumSmall(NumericChunk c, int i, int m, long[] out) {
+  public void sumSmall(NumericChunk c, int i, int m, byte[] keep, long[] out) {
     // a masked value no element can hold (outside an int) masks nothing
     boolean skips = c.skipsOneValue && c.skippedValue == (int) c.skippedValue;
     VectorMask<Integer> skipping = I8.maskAll(skips);
@@ -178,6 +178,11 @@ final class VectorLaneSums implements LaneSums {
           default -> throw new IllegalArgumentException("not a 1- or 2-byte integer layout: " + c.layout);
         };
         VectorMask<Integer> miss = v.eq(skip).and(skipping);
+        if (keep != null) {
+          // a filter's marks of the same elements: dropped ones are left out like masked ones
+          miss = miss.or(((IntVector) ByteVector.fromArray(B8, keep, j)
+              .convertShape(VectorOperators.B2I, I8, 0)).eq(0));
+        }
         skipped += miss.trueCount();
         acc = acc.add(v.blend(0, miss));
       }

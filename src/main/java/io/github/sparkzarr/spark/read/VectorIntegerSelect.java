@@ -1,0 +1,79 @@
+package io.github.sparkzarr.spark.read;
+
+import java.nio.ByteOrder;
+import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.ShortVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * {@link IntegerSelect} 32 bytes or 16 shorts at a time, compared as stored: unsigned elements with
+ * their top bit flipped, which orders them as signed ones. Loaded only with the Vector API.
+ */
+final class VectorIntegerSelect implements IntegerSelect {
+  private static final VectorSpecies<Byte> B32 = ByteVector.SPECIES_256;
+  private static final VectorSpecies<Short> S16 = ShortVector.SPECIES_256;
+  private static final VectorSpecies<Byte> B16 = ByteVector.SPECIES_128;
+  private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
+
+  @Override
+  public int select(NumericChunk chunk, int n, int outcomes, long literal, boolean skips, long skipped,
+      byte[] keep) {
+    boolean bytes = chunk.elementSize() == 1;
+    int lanes = bytes ? 32 : 16;
+    int body = n - n % lanes;
+    int kept = bytes ? bytes(chunk, body, outcomes, literal, skips, skipped, keep)
+        : shorts(chunk, body, outcomes, literal, skips, skipped, keep);
+    return kept + IntegerSelect.Scalar.range(chunk, body, n, outcomes, literal, skips, skipped, keep);
+  }
+
+  // Each outcome's comparison is and-ed with an all-true or all-false mask of whether the filter
+  // keeps it; written out in each loop, not in a helper taking vectors (see ShuffledPlanes).
+
+  private static int bytes(NumericChunk c, int n, int outcomes, long literal, boolean skips, long skipped,
+      byte[] keep) {
+    byte flip = (byte) (c.layout == NumericChunk.Layout.UINT8 ? 0x80 : 0);
+    byte lit = (byte) (literal ^ flip);
+    byte skip = (byte) skipped;
+    VectorMask<Byte> less = B32.maskAll((outcomes & 1) != 0);
+    VectorMask<Byte> equal = B32.maskAll((outcomes & 2) != 0);
+    VectorMask<Byte> greater = B32.maskAll((outcomes & 4) != 0);
+    VectorMask<Byte> skipping = B32.maskAll(skips);
+    ByteVector zero = ByteVector.zero(B32);
+    int kept = 0;
+    for (int i = 0; i < n; i += 32) {
+      ByteVector raw = ByteVector.fromArray(B32, c.bytes, c.offset + i);
+      ByteVector e = raw.lanewise(VectorOperators.XOR, flip);
+      VectorMask<Byte> k = e.lt(lit).and(less).or(e.eq(lit).and(equal))
+          .or(e.compare(VectorOperators.GT, lit).and(greater))
+          .andNot(raw.eq(skip).and(skipping));
+      zero.blend((byte) 1, k).intoArray(keep, i);
+      kept += k.trueCount();
+    }
+    return kept;
+  }
+
+  private static int shorts(NumericChunk c, int n, int outcomes, long literal, boolean skips, long skipped,
+      byte[] keep) {
+    short flip = (short) (c.layout == NumericChunk.Layout.UINT16 ? 0x8000 : 0);
+    short lit = (short) (literal ^ flip);
+    short skip = (short) skipped;
+    VectorMask<Short> less = S16.maskAll((outcomes & 1) != 0);
+    VectorMask<Short> equal = S16.maskAll((outcomes & 2) != 0);
+    VectorMask<Short> greater = S16.maskAll((outcomes & 4) != 0);
+    VectorMask<Short> skipping = S16.maskAll(skips);
+    ShortVector zero = ShortVector.zero(S16);
+    int kept = 0;
+    for (int i = 0; i < n; i += 16) {
+      ShortVector raw = ShortVector.fromByteArray(S16, c.bytes, c.offset + 2 * i, LE);
+      ShortVector e = raw.lanewise(VectorOperators.XOR, flip);
+      VectorMask<Short> k = e.lt(lit).and(less).or(e.eq(lit).and(equal))
+          .or(e.compare(VectorOperators.GT, lit).and(greater))
+          .andNot(raw.eq(skip).and(skipping));
+      zero.blend((short) 1, k).convertShape(VectorOperators.S2B, B16, 0).reinterpretAsBytes().intoArray(keep, i);
+      kept += k.trueCount();
+    }
+    return kept;
+  }
+}

@@ -1,0 +1,118 @@
+package io.github.sparkzarr.spark.read;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkzarr.spark.schema.CfDecoding;
+import io.github.sparkzarr.zarr.dtype.DataType;
+import java.nio.ByteOrder;
+import java.util.Random;
+import org.apache.spark.sql.types.DataTypes;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * A one-comparison filter on 1- and 2-byte integers marks, SIMD and scalar alike, exactly what the
+ * three-valued evaluation keeps (signed and unsigned orders, the masked value never kept, literals
+ * at the type's bounds, lengths that leave a tail after the last vector); and the sums of the kept
+ * elements, added by their marks, are those of the kept elements one by one.
+ */
+class IntegerSelectTest {
+  private static final int OFFSET = 5;
+
+  @ParameterizedTest
+  @CsvSource({"INT,1", "UINT,1", "INT,2", "UINT,2"})
+  void marksAreWhatTheFilterKeeps(String kind, int size) {
+    DataType t = DataType.numeric(DataType.Kind.valueOf(kind), size, ByteOrder.LITTLE_ENDIAN);
+    long skip = StoredIntegersTest.skippedValue(t);
+    long low = kind.equals("UINT") ? 0 : -(1L << (8 * size - 1));
+    long high = kind.equals("UINT") ? (1L << (8 * size)) - 1 : (1L << (8 * size - 1)) - 1;
+    long[] literals = {low, high, skip, 0, 1, -1, 100, low + 1, high - 1};
+    int checked = 0;
+    for (int n : new int[] {1, 15, 16, 31, 33, 64, 203}) {
+      byte[] bytes = StoredIntegersTest.randomElements(t, skip, OFFSET, n);
+      for (CfDecoding cf : new CfDecoding[] {null, StoredIntegersTest.decodings(skip)[1]}) {
+        NumericChunk chunk = new NumericChunk(bytes, OFFSET, 0, 0, t, cf);
+        FilterValues[] source = {new ChunkFilterValues(chunk, DataTypes.LongType, new StoredIntegers())};
+        for (int outcomes = 1; outcomes < 7; outcomes++) {
+          for (long literal : literals) {
+            if (!IntegerSelect.holds(chunk.layout, literal)) {
+              continue;
+            }
+            ValueFilter.Comparison c = new ValueFilter.Comparison(0, outcomes, false, false, false, false, literal);
+            byte[] expected = viaStates(c, source, n);
+            String what = t + " " + cf + " " + outcomes + " " + literal + " n=" + n;
+            boolean skips = chunk.skipsOneValue;
+            byte[] scalar = new byte[n];
+            byte[] simd = new byte[n];
+            int kept = new IntegerSelect.Scalar().select(chunk, n, outcomes, literal, skips, chunk.skippedValue, scalar);
+            assertArrayEquals(expected, scalar, "scalar " + what);
+            assertEquals(count(expected), kept, what);
+            assertEquals(kept, IntegerSelect.best().select(chunk, n, outcomes, literal, skips, chunk.skippedValue, simd));
+            assertArrayEquals(expected, simd, IntegerSelect.best().getClass() + " " + what);
+            byte[] viaFilter = new byte[n];
+            assertEquals(kept, c.select(source, n, viaFilter, new ValueFilter.Scratch()), what);
+            assertArrayEquals(expected, viaFilter, what);
+            checkKeptSums(chunk, n, expected, what);
+            checked++;
+          }
+        }
+      }
+    }
+    assertTrue(checked > 100);
+  }
+
+  /** Holds only values of the layout's range. */
+  @ParameterizedTest
+  @CsvSource({"INT,1,-128,127", "UINT,1,0,255", "INT,2,-32768,32767", "UINT,2,0,65535"})
+  void literalsOutsideTheRangeAreNotHeld(String kind, int size, long low, long high) {
+    DataType t = DataType.numeric(DataType.Kind.valueOf(kind), size, ByteOrder.LITTLE_ENDIAN);
+    NumericChunk.Layout layout = new NumericChunk(new byte[8], t, null).layout;
+    assertTrue(IntegerSelect.holds(layout, low) && IntegerSelect.holds(layout, high));
+    assertTrue(!IntegerSelect.holds(layout, low - 1) && !IntegerSelect.holds(layout, high + 1));
+  }
+
+  /** Sums and counts of the kept elements by their marks, from several starts, as one by one. */
+  private static void checkKeptSums(NumericChunk chunk, int n, byte[] keep, String what) {
+    Random random = new Random(n);
+    for (int round = 0; round < 3; round++) {
+      int from = round == 0 ? 0 : random.nextInt(n);
+      int m = n - from;
+      long sum = 0;
+      long count = 0;
+      for (int i = from; i < from + m; i++) {
+        if (keep[i] != 0 && !chunk.isMissing(i)) {
+          sum += chunk.integralAt(i);
+          count++;
+        }
+      }
+      StoredIntegers stored = new StoredIntegers();
+      assertEquals(sum, stored.sumKept(chunk, from, m, keep), what + " from " + from);
+      assertEquals(count, stored.counted, what + " from " + from);
+      int body = m & -LaneSums.LANES;
+      long[] scalar = new long[2];
+      long[] vector = new long[2];
+      new ScalarLaneSums().sumSmall(chunk, from, body, keep, scalar);
+      new VectorLaneSums().sumSmall(chunk, from, body, keep, vector);
+      assertArrayEquals(scalar, vector, what + " kernels from " + from);
+    }
+  }
+
+  /** What the three-valued evaluation keeps, element by element, bypassing every tight loop. */
+  private static byte[] viaStates(ValueFilter.Comparison c, FilterValues[] source, int n) {
+    byte[] keep = new byte[n];
+    for (int i = 0; i < n; i++) {
+      keep[i] = (byte) (!source[0].isNull(i) && c.test(source[0], i) == ValueFilter.TRUE ? 1 : 0);
+    }
+    return keep;
+  }
+
+  private static int count(byte[] keep) {
+    int k = 0;
+    for (byte b : keep) {
+      k += b;
+    }
+    return k;
+  }
+}
