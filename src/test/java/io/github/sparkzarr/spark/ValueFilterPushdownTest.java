@@ -124,12 +124,13 @@ class ValueFilterPushdownTest extends SparkTestBase {
       "SELECT sum(v), count(*) FROM t WHERE v > 5000 OR v IS NULL",
       "SELECT y, count(*), sum(v), avg(v) FROM t WHERE w > 0 GROUP BY y",
       "SELECT x, max(q), count(*) FROM t WHERE q = 30000 OR q < 5000 GROUP BY x",
-      // one comparison of 1- or 2-byte integers marked from the stored bytes, sums and counts
-      // added by the marks (masked values 255 and 0, unsigned orders, the literal at a bound)
-      "SELECT sum(u), count(u), count(*), avg(u) FROM t WHERE u > 100",
-      "SELECT y, sum(q), count(*), avg(q) FROM t WHERE q <= 30000 GROUP BY y",
-      "SELECT sum(b), count(b), avg(b) FROM t WHERE b >= -5",
-      "SELECT y, sum(h), count(h) FROM t WHERE h < 100 GROUP BY y",
+      // one comparison of 1- or 2-byte integers marked from the stored bytes, sums, counts and
+      // extremes taken by the marks (masked values 255 and 0, unsigned orders, the literal at a bound)
+      "SELECT sum(u), count(u), count(*), avg(u), min(u), max(u) FROM t WHERE u > 100",
+      "SELECT y, sum(q), count(*), avg(q), max(q) FROM t WHERE q <= 30000 GROUP BY y",
+      "SELECT sum(b), count(b), avg(b), min(b), max(b) FROM t WHERE b >= -5",
+      "SELECT y, sum(h), count(h), min(h) FROM t WHERE h < 100 GROUP BY y",
+      "SELECT min(q), max(q), min(b) FROM t WHERE u < 50",
       "SELECT sum(u), count(*) FROM t WHERE u = 0",
       "SELECT sum(b), count(*) FROM t WHERE b <> -128",
       "SELECT sum(q), count(*) FROM t WHERE q > 65534",

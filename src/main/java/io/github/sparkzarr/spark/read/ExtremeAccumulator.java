@@ -111,6 +111,29 @@ final class ExtremeAccumulator implements RowAccumulator {
     }
   }
 
+  /** Small stored integers, in SIMD lanes: see {@link #addKept}. */
+  @Override
+  public boolean addsKept(NumericChunk chunk) {
+    return kernels != null && StoredIntegers.sumsKept(chunk);
+  }
+
+  @Override
+  public void addKept(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
+    int small = smallIntegerElements(chunk, n);
+    kernels.smallIntegerExtremes(chunk, from, small, keep, storedExtremes);
+    addStoredExtremes(chunk, storedExtremes, slot);
+    addKeptElements(chunk, from + small, from + n, keep, slot);
+  }
+
+  /** Elements {@code [i, end)} of small stored integers one by one, those with {@code keep[i]} 1. */
+  void addKeptElements(NumericChunk chunk, int i, int end, byte[] keep, int slot) {
+    for (; i < end; i++) {
+      if (keep[i] != 0 && !chunk.isMissing(i)) {
+        addStoredValue(chunk, chunk.integralAt(i), slot);
+      }
+    }
+  }
+
   /** Elements {@code [i, end)} one by one. */
   void addElements(NumericChunk chunk, int i, int end, int slot) {
     boolean floats = chunk.floating();
@@ -134,7 +157,7 @@ final class ExtremeAccumulator implements RowAccumulator {
   private void addStored(NumericChunk chunk, int from, int n, int slot) {
     int small = smallIntegerElements(chunk, n);
     if (small > 0) {
-      kernels.smallIntegerExtremes(chunk, from, small, storedExtremes);
+      kernels.smallIntegerExtremes(chunk, from, small, null, storedExtremes);
       addStoredExtremes(chunk, storedExtremes, slot);
       from += small;
       n -= small;

@@ -31,7 +31,7 @@ final class ExtremePair implements RowAccumulator {
   public void add(NumericChunk chunk, int from, int n, int slot) {
     int small = min.smallIntegerElements(chunk, n);
     if (small > 0) {
-      min.kernels().smallIntegerExtremes(chunk, from, small, stored);
+      min.kernels().smallIntegerExtremes(chunk, from, small, null, stored);
       min.addStoredExtremes(chunk, stored, slot);
       max.addStoredExtremes(chunk, stored, slot);
       min.add(chunk, from + small, n - small, slot);
@@ -51,6 +51,22 @@ final class ExtremePair implements RowAccumulator {
     max.addLaneExtreme(chunk, whole, both[1], left, slot);
     min.addElements(chunk, from + whole, from + n, slot);
     max.addElements(chunk, from + whole, from + n, slot);
+  }
+
+  @Override
+  public boolean addsKept(NumericChunk chunk) {
+    return min.addsKept(chunk);
+  }
+
+  /** Small stored integers read once for both, by a filter's marks. */
+  @Override
+  public void addKept(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
+    int small = min.smallIntegerElements(chunk, n);
+    min.kernels().smallIntegerExtremes(chunk, from, small, keep, stored);
+    min.addStoredExtremes(chunk, stored, slot);
+    max.addStoredExtremes(chunk, stored, slot);
+    min.addKeptElements(chunk, from + small, from + n, keep, slot);
+    max.addKeptElements(chunk, from + small, from + n, keep, slot);
   }
 
   @Override
@@ -84,6 +100,15 @@ final class ExtremePair implements RowAccumulator {
 
       @Override
       public void add(NumericChunk chunk, int from, int n, int slot) {
+      }
+
+      @Override
+      public boolean addsKept(NumericChunk chunk) {
+        return true;
+      }
+
+      @Override
+      public void addKept(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
       }
 
       @Override

@@ -38,10 +38,11 @@ interface LaneExtremes {
    * The smallest ({@code out[0]}) and the largest ({@code out[1]}) stored value of elements
    * {@code [i, i + n)} of {@code chunk}, 1- or 2-byte integers one after the other, {@code n} a
    * multiple of {@link #SMALL_LANES}, in one pass, leaving out the elements storing {@link
-   * NumericChunk#skippedValue} when {@link NumericChunk#skipsOneValue}; {@code out[2]} how many
+   * NumericChunk#skippedValue} when {@link NumericChunk#skipsOneValue} and, unless {@code keep} is
+   * null, those a filter dropped ({@code keep[k]} 0 for element {@code k}); {@code out[2]} how many
    * were not left out (when none, {@code out[0]} and {@code out[1]} mean nothing).
    */
-  void smallIntegerExtremes(NumericChunk chunk, int i, int n, long[] out);
+  void smallIntegerExtremes(NumericChunk chunk, int i, int n, byte[] keep, long[] out);
 
   /**
    * A row of a map (one slot per element): element {@code j} of {@code [i, i + n)} of

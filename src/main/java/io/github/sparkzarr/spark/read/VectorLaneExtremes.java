@@ -23,6 +23,7 @@ final class VectorLaneExtremes implements LaneExtremes {
   private static final VectorSpecies<Long> L4 = LongVector.SPECIES_256;
   private static final VectorSpecies<Short> S16 = ShortVector.SPECIES_256;
   private static final VectorSpecies<Byte> B32 = ByteVector.SPECIES_256;
+  private static final VectorSpecies<Byte> B16 = ByteVector.SPECIES_128;
   private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
   @Override
@@ -44,7 +45,7 @@ final class VectorLaneExtremes implements LaneExtremes {
    * order; left-out elements are replaced by the identity of MIN and of MAX and counted.
    */
   @Override
-  public void smallIntegerExtremes(NumericChunk c, int i, int n, long[] out) {
+  public void smallIntegerExtremes(NumericChunk c, int i, int n, byte[] keep, long[] out) {
     NumericChunk.Layout t = c.layout;
     boolean unsigned = t == NumericChunk.Layout.UINT8 || t == NumericChunk.Layout.UINT16;
     boolean wide = t == NumericChunk.Layout.INT16 || t == NumericChunk.Layout.UINT16;
@@ -52,11 +53,13 @@ final class VectorLaneExtremes implements LaneExtremes {
     long lowest = unsigned ? 0 : -(1L << (bits - 1));
     // a masked value outside the type's range masks nothing
     boolean skips = c.skipsOneValue && c.skippedValue >= lowest && c.skippedValue < lowest + (1L << bits);
-    long left = wide ? shortExtremes(c, i, n, unsigned, skips, out) : byteExtremes(c, i, n, unsigned, skips, out);
+    long left = wide ? shortExtremes(c, i, n, unsigned, skips, keep, out)
+        : byteExtremes(c, i, n, unsigned, skips, keep, out);
     out[2] = n - left;
   }
 
-  private static long shortExtremes(NumericChunk c, int i, int n, boolean unsigned, boolean skips, long[] out) {
+  private static long shortExtremes(NumericChunk c, int i, int n, boolean unsigned, boolean skips, byte[] keep,
+      long[] out) {
     short flip = unsigned ? Short.MIN_VALUE : 0;
     short skip = (short) c.skippedValue;
     VectorMask<Short> skipping = S16.maskAll(skips);
@@ -66,6 +69,11 @@ final class VectorLaneExtremes implements LaneExtremes {
     for (int j = i; j < i + n; j += S16.length()) {
       ShortVector v = ShortVector.fromByteArray(S16, c.bytes, c.offset + 2 * j, LE);
       VectorMask<Short> out0 = v.eq(skip).and(skipping);
+      if (keep != null) {
+        // a filter's marks of the same elements: dropped ones are left out like masked ones
+        out0 = out0.or(((ShortVector) ByteVector.fromArray(B16, keep, j)
+            .convertShape(VectorOperators.B2S, S16, 0)).eq((short) 0));
+      }
       ShortVector x = v.lanewise(VectorOperators.XOR, flip);
       lo = lo.min(x.blend(Short.MAX_VALUE, out0));
       hi = hi.max(x.blend(Short.MIN_VALUE, out0));
@@ -78,7 +86,8 @@ final class VectorLaneExtremes implements LaneExtremes {
     return left;
   }
 
-  private static long byteExtremes(NumericChunk c, int i, int n, boolean unsigned, boolean skips, long[] out) {
+  private static long byteExtremes(NumericChunk c, int i, int n, boolean unsigned, boolean skips, byte[] keep,
+      long[] out) {
     byte flip = unsigned ? Byte.MIN_VALUE : 0;
     byte skip = (byte) c.skippedValue;
     VectorMask<Byte> skipping = B32.maskAll(skips);
@@ -88,6 +97,9 @@ final class VectorLaneExtremes implements LaneExtremes {
     for (int j = i; j < i + n; j += B32.length()) {
       ByteVector v = ByteVector.fromArray(B32, c.bytes, c.offset + j);
       VectorMask<Byte> out0 = v.eq(skip).and(skipping);
+      if (keep != null) {
+        out0 = out0.or(ByteVector.fromArray(B32, keep, j).eq((byte) 0));
+      }
       ByteVector x = v.lanewise(VectorOperators.XOR, flip);
       lo = lo.min(x.blend(Byte.MAX_VALUE, out0));
       hi = hi.max(x.blend(Byte.MIN_VALUE, out0));

@@ -174,7 +174,7 @@ class ExtremeAccumulatorTest {
             }
           }
           long[] out = new long[3];
-          LaneExtremes.best().smallIntegerExtremes(chunk, 0, n, out);
+          LaneExtremes.best().smallIntegerExtremes(chunk, 0, n, null, out);
           String what = kind + " " + size + " run " + run;
           assertEquals(kept, out[2], what);
           if (kept > 0) {

@@ -15,8 +15,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * A one-comparison filter on 1- and 2-byte integers marks, SIMD and scalar alike, exactly what the
  * three-valued evaluation keeps (signed and unsigned orders, the masked value never kept, literals
- * at the type's bounds, lengths that leave a tail after the last vector); and the sums of the kept
- * elements, added by their marks, are those of the kept elements one by one.
+ * at the type's bounds, lengths that leave a tail after the last vector); and the sums, counts and
+ * extremes of the kept elements, taken by their marks, are those of the kept elements one by one.
  */
 class IntegerSelectTest {
   private static final int OFFSET = 5;
@@ -96,7 +96,62 @@ class IntegerSelectTest {
       new ScalarLaneSums().sumSmall(chunk, from, body, keep, scalar);
       new VectorLaneSums().sumSmall(chunk, from, body, keep, vector);
       assertArrayEquals(scalar, vector, what + " kernels from " + from);
+      checkKeptExtremes(chunk, from, m - m % LaneExtremes.SMALL_LANES, keep, what + " from " + from);
     }
+  }
+
+  /** The SIMD kernel's extremes of the kept elements, as one by one. */
+  private static void checkKeptExtremes(NumericChunk chunk, int from, int m, byte[] keep, String what) {
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    long count = 0;
+    for (int i = from; i < from + m; i++) {
+      if (keep[i] != 0 && !chunk.isMissing(i)) {
+        min = Math.min(min, chunk.integralAt(i));
+        max = Math.max(max, chunk.integralAt(i));
+        count++;
+      }
+    }
+    long[] out = new long[3];
+    LaneExtremes.best().smallIntegerExtremes(chunk, from, m, keep, out);
+    assertEquals(count, out[2], what + " extremes' count");
+    if (count > 0) {
+      assertEquals(min, out[0], what + " min");
+      assertEquals(max, out[1], what + " max");
+    }
+    // The accumulators, alone and paired, over the run and its tail in two calls.
+    ExtremeAccumulator minAlone = new ExtremeAccumulator(false, DataTypes.LongType);
+    ExtremeAccumulator maxAlone = new ExtremeAccumulator(true, DataTypes.LongType);
+    ExtremePair pair = new ExtremePair(new ExtremeAccumulator(false, DataTypes.LongType),
+        new ExtremeAccumulator(true, DataTypes.LongType));
+    Accumulator maxPlace = pair.maxPlace();
+    int end = (chunk.bytes.length - OFFSET) / chunk.elementSize();
+    for (int i = from; i < end; i++) {
+      if (keep[i] != 0 && !chunk.isMissing(i)) {
+        min = Math.min(min, chunk.integralAt(i));
+        max = Math.max(max, chunk.integralAt(i));
+      }
+    }
+    int split = from + (end - from) / 2;
+    for (Accumulator a : new Accumulator[] {minAlone, maxAlone, pair, maxPlace}) {
+      a.ensure(1);
+      assertTrue(a.addsKept(chunk), what);
+      a.addKept(chunk, from, split - from, keep, 0);
+      a.addKept(chunk, split, end - split, keep, 0);
+    }
+    String expected = min > max ? "null" : Long.toString(min);
+    assertEquals(expected, written(minAlone), what + " MIN");
+    assertEquals(expected, written(pair), what + " paired MIN");
+    expected = min > max ? "null" : Long.toString(max);
+    assertEquals(expected, written(maxAlone), what + " MAX");
+    assertEquals(expected, written(maxPlace), what + " paired MAX");
+  }
+
+  private static String written(Accumulator a) {
+    org.apache.spark.sql.execution.vectorized.OnHeapColumnVector out =
+        new org.apache.spark.sql.execution.vectorized.OnHeapColumnVector(1, DataTypes.LongType);
+    a.write(out, 0, 1);
+    return out.isNullAt(0) ? "null" : Long.toString(out.getLong(0));
   }
 
   /** What the three-valued evaluation keeps, element by element, bypassing every tight loop. */
