@@ -87,7 +87,7 @@ class FloatSelectTest {
   }
 
   /** What the three-valued evaluation keeps, element by element, bypassing every tight loop. */
-  private static byte[] viaStates(ValueFilter.Comparison c, FilterValues[] source, int n) {
+  static byte[] viaStates(ValueFilter.Comparison c, FilterValues[] source, int n) {
     byte[] keep = new byte[n];
     for (int i = 0; i < n; i++) {
       keep[i] = (byte) (!source[0].isNull(i) && c.test(source[0], i) == ValueFilter.TRUE ? 1 : 0);
@@ -95,7 +95,7 @@ class FloatSelectTest {
     return keep;
   }
 
-  private static int count(byte[] keep) {
+  static int count(byte[] keep) {
     int k = 0;
     for (byte b : keep) {
       k += b;

@@ -41,14 +41,14 @@ class IntegerSelectTest {
               continue;
             }
             ValueFilter.Comparison c = new ValueFilter.Comparison(0, outcomes, false, false, false, false, literal);
-            byte[] expected = viaStates(c, source, n);
+            byte[] expected = FloatSelectTest.viaStates(c, source, n);
             String what = t + " " + cf + " " + outcomes + " " + literal + " n=" + n;
             boolean skips = chunk.skipsOneValue;
             byte[] scalar = new byte[n];
             byte[] simd = new byte[n];
             int kept = new IntegerSelect.Scalar().select(chunk, n, outcomes, literal, skips, chunk.skippedValue, scalar);
             assertArrayEquals(expected, scalar, "scalar " + what);
-            assertEquals(count(expected), kept, what);
+            assertEquals(FloatSelectTest.count(expected), kept, what);
             assertEquals(kept, IntegerSelect.best().select(chunk, n, outcomes, literal, skips, chunk.skippedValue, simd));
             assertArrayEquals(expected, simd, IntegerSelect.best().getClass() + " " + what);
             byte[] viaFilter = new byte[n];
@@ -152,22 +152,5 @@ class IntegerSelectTest {
         new org.apache.spark.sql.execution.vectorized.OnHeapColumnVector(1, DataTypes.LongType);
     a.write(out, 0, 1);
     return out.isNullAt(0) ? "null" : Long.toString(out.getLong(0));
-  }
-
-  /** What the three-valued evaluation keeps, element by element, bypassing every tight loop. */
-  private static byte[] viaStates(ValueFilter.Comparison c, FilterValues[] source, int n) {
-    byte[] keep = new byte[n];
-    for (int i = 0; i < n; i++) {
-      keep[i] = (byte) (!source[0].isNull(i) && c.test(source[0], i) == ValueFilter.TRUE ? 1 : 0);
-    }
-    return keep;
-  }
-
-  private static int count(byte[] keep) {
-    int k = 0;
-    for (byte b : keep) {
-      k += b;
-    }
-    return k;
   }
 }
