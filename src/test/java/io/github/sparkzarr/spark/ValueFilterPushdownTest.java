@@ -136,6 +136,9 @@ class ValueFilterPushdownTest extends SparkTestBase {
       "SELECT sum(q), count(*) FROM t WHERE q > 65534",
       // the summed variable's own masked values are left out where another variable's filter keeps them
       "SELECT sum(q), count(q), count(*) FROM t WHERE u < 50",
+      // packed (CF-scaled) small integers' extremes by the marks of a filter on their unpacked values
+      "SELECT min(p), max(p), count(*) FROM t WHERE p > 280",
+      "SELECT max(e), count(e) FROM t WHERE e >= 100",
       // counts alone: of a variable nothing masks, and of one with a masked value
       "SELECT count(b), count(u) FROM t WHERE b > 0",
       // a literal outside the stored range: the three-valued evaluation
