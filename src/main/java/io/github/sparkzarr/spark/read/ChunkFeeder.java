@@ -5,7 +5,10 @@ import io.github.sparkzarr.zarr.codec.BlockSink;
 import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.dtype.HalfFloat;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.BitSet;
 
 /**
@@ -242,7 +245,7 @@ final class ChunkFeeder implements BlockSink {
   void feedKept(NumericChunk data, byte[] keep, DecodeBuffers scratch, BitSet touched) {
     long t0 = System.nanoTime();
     this.keep = keep;
-    this.addsByMarks = data != null && java.util.Arrays.stream(accumulators).allMatch(a -> a.addsKept(data));
+    this.addsByMarks = data != null && Arrays.stream(accumulators).allMatch(a -> a.addsKept(data));
     this.keptScratch = scratch;
     this.touched = touched;
     feed(data, 0, Integer.MAX_VALUE);
@@ -312,8 +315,8 @@ final class ChunkFeeder implements BlockSink {
     return k;
   }
 
-  private static final java.lang.invoke.VarHandle KEEP_WORD =
-      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle KEEP_WORD =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   /** Time spent adding, to keep it out of the decode time. */
   long nanos() {

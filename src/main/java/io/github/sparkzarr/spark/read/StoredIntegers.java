@@ -57,8 +57,9 @@ final class StoredIntegers {
     long sum = small[0];
     counted = m - small[1];
     for (int k = from + m; k < from + n; k++) {
-      if (keep[k] != 0 && !(c.skipsOneValue && c.integralAt(k) == c.skippedValue)) {
-        sum += c.integralAt(k);
+      long v = c.integralAt(k);
+      if (keep[k] != 0 && !(c.skipsOneValue && v == c.skippedValue)) {
+        sum += v;
         counted++;
       }
     }
