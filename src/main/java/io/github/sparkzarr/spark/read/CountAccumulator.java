@@ -55,14 +55,21 @@ final class CountAccumulator implements RowAccumulator {
     }
   }
 
-  /** COUNT(variable) of small stored integers: counted by the kept sum's count. */
+  /**
+   * COUNT(variable) of small stored integers, counted by the kept sum's count, or of floats, by the
+   * kept sum's count of a {@link SumAccumulator}.
+   */
   @Override
   public boolean addsKept(NumericChunk chunk) {
-    return skipMissing && StoredIntegers.sumsKept(chunk);
+    return skipMissing && (StoredIntegers.sumsKept(chunk) || chunk.layout.isFloat() && floating.addsKept(chunk));
   }
 
   @Override
   public void addKept(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
+    if (chunk.layout.isFloat()) {
+      floating.addKept(chunk, from, n, keep, slot);
+      return;
+    }
     stored.sumKept(chunk, from, n, keep);
     counts[slot] += stored.counted;
   }

@@ -52,14 +52,16 @@ interface LaneSums {
 
   /**
    * {@link #add}, except that missing elements are not added: those equal to {@code skip} as
-   * doubles (a masked fill value, CF's rule; NaN for none) and, if {@code nan}, NaN. Their lanes
-   * get -0.0, which leaves every sum as it was, bit for bit. Returns how many were skipped.
+   * doubles (a masked fill value, CF's rule; NaN for none) and, if {@code nan}, NaN; nor, unless
+   * {@code keep} is null, those a filter dropped ({@code keep[k]} 0 for element {@code k}). Their
+   * lanes get -0.0, which leaves every sum as it was, bit for bit. Returns how many were left out.
    */
-  default int addSkipping(NumericChunk chunk, int i, int m, double[] sums, int at, double skip, boolean nan) {
+  default int addSkipping(NumericChunk chunk, int i, int m, byte[] keep, double[] sums, int at, double skip,
+      boolean nan) {
     int skipped = 0;
     for (int k = 0; k < m; k++) {
       double v = chunk.floatingAt(i + k);
-      if (v == skip || nan && v != v) {
+      if (v == skip || nan && v != v || keep != null && keep[i + k] == 0) {
         skipped++;
       } else {
         sums[at + (k & (LANES - 1))] += v;

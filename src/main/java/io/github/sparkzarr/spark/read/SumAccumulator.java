@@ -212,7 +212,7 @@ final class SumAccumulator implements RowAccumulator {
    */
   private void addSegment(NumericChunk chunk, int i, int m, int slot, int lanes) {
     if (chunk.masksValues()) {
-      counts[slot] += m - kernels.addSkipping(chunk, i, m, sums, lanes, chunk.maskedValue(0), chunk.maskNaN);
+      counts[slot] += m - kernels.addSkipping(chunk, i, m, null, sums, lanes, chunk.maskedValue(0), chunk.maskNaN);
       return;
     }
     System.arraycopy(sums, lanes, saved, 0, LANES);
@@ -227,11 +227,50 @@ final class SumAccumulator implements RowAccumulator {
     }
     System.arraycopy(saved, 0, sums, lanes, LANES);
     if (transform == null) {
-      counts[slot] += m - kernels.addSkipping(chunk, i, m, sums, lanes, Double.NaN, true);
+      counts[slot] += m - kernels.addSkipping(chunk, i, m, null, sums, lanes, Double.NaN, true);
     } else {
       for (int k = i; k < i + m; k++) {
         addChecked(chunk, k, slot, lanes);
       }
+    }
+  }
+
+  /**
+   * Float elements with at most one masked value besides NaN, untransformed, in lanes: see {@link
+   * #addKept}.
+   */
+  @Override
+  public boolean addsKept(NumericChunk chunk) {
+    return width == LANES && transform == null && !chunk.unpacks && chunk.layout.isFloat()
+        && chunk.maskedValueCount() <= 1;
+  }
+
+  /**
+   * The kept elements into their lanes, the dropped ones as -0.0 by the kernels, so nothing is
+   * gathered: the same lanes whatever the filter kept, and no copy of the kept values.
+   */
+  @Override
+  public void addKept(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
+    int end = from + n;
+    int lanes = slot * LANES;
+    int i = from;
+    for (; i < end && lane(chunk, i) != 0; i++) {
+      addIfKept(chunk, i, keep, slot, lanes);
+    }
+    int m = (end - i) & -LANES;
+    if (m > 0) {
+      double skip = chunk.masksValues() ? chunk.maskedValue(0) : Double.NaN; // NaN equals nothing
+      counts[slot] += m - kernels.addSkipping(chunk, i, m, keep, sums, lanes, skip, chunk.maskNaN);
+      i += m;
+    }
+    for (; i < end; i++) {
+      addIfKept(chunk, i, keep, slot, lanes);
+    }
+  }
+
+  private void addIfKept(NumericChunk chunk, int i, byte[] keep, int slot, int lanes) {
+    if (keep[i] != 0) {
+      addChecked(chunk, i, slot, lanes);
     }
   }
 

@@ -41,11 +41,12 @@ final class VectorLaneSums implements LaneSums {
   }
 
   @Override
-  public int addSkipping(NumericChunk c, int i, int m, double[] sums, int at, double skip, boolean nan) {
+  public int addSkipping(NumericChunk c, int i, int m, byte[] keep, double[] sums, int at, double skip,
+      boolean nan) {
     if (c.layout == NumericChunk.Layout.FLOAT32) {
       float f = (float) skip;
       boolean value = f == skip; // else no float32 equals it (NaN never does)
-      if (!value && !nan) {
+      if (!value && !nan && keep == null) {
         add(c, i, m, sums, at);
         return 0;
       }
@@ -64,6 +65,11 @@ final class VectorLaneSums implements LaneSums {
         VectorMask<Float> miss = value ? v.eq(f) : F8.maskAll(false);
         if (nan) {
           miss = miss.or(v.test(VectorOperators.IS_NAN));
+        }
+        if (keep != null) {
+          // a filter's marks of the same elements: dropped ones are left out like masked ones
+          miss = miss.or(((IntVector) ByteVector.fromArray(B8, keep, i + j)
+              .convertShape(VectorOperators.B2I, I8, 0)).eq(0).cast(F8));
         }
         v = v.blend(-0.0f, miss);
         skipped = skipped.add(1f, miss);
@@ -90,6 +96,11 @@ final class VectorLaneSums implements LaneSums {
         if (nan) {
           ma = ma.or(a.test(VectorOperators.IS_NAN));
           mb = mb.or(b.test(VectorOperators.IS_NAN));
+        }
+        if (keep != null) {
+          ByteVector marks = ByteVector.fromArray(B8, keep, i + j + q);
+          ma = ma.or(((LongVector) marks.convertShape(VectorOperators.B2L, L4, 0)).eq(0).cast(D4));
+          mb = mb.or(((LongVector) marks.convertShape(VectorOperators.B2L, L4, 1)).eq(0).cast(D4));
         }
         lo = lo.add(a.blend(-0.0, ma));
         hi = hi.add(b.blend(-0.0, mb));

@@ -129,14 +129,27 @@ class SumAccumulatorTest {
       }
       double[] b = a.clone();
       boolean nan = round % 4 >= 2;
-      int skippedA = vector.addSkipping(chunk, 0, n, a, 5, skip, nan);
-      int skippedB = scalar.addSkipping(chunk, 0, n, b, 5, skip, nan);
-      String what = "size " + size + " plane " + plane + " skip " + skip + " NaN " + nan + " round " + round;
+      // a filter's marks on odd rounds, and a start past the first vector on some
+      byte[] keep = round % 2 == 1 ? marks(random, n) : null;
+      int start = n > 8 && round % 5 == 0 ? 8 : 0;
+      int skippedA = vector.addSkipping(chunk, start, n - start, keep, a, 5, skip, nan);
+      int skippedB = scalar.addSkipping(chunk, start, n - start, keep, b, 5, skip, nan);
+      String what = "size " + size + " plane " + plane + " skip " + skip + " NaN " + nan + " round " + round
+          + " marks " + (keep != null) + " start " + start;
       assertEquals(skippedB, skippedA, what);
       for (int k = 0; k < a.length; k++) {
         assertEquals(Double.doubleToLongBits(b[k]), Double.doubleToLongBits(a[k]), what + " lane " + k);
       }
     }
+  }
+
+  /** Random 0/1 marks, about two thirds of them 1. */
+  static byte[] marks(Random random, int n) {
+    byte[] keep = new byte[n];
+    for (int i = 0; i < n; i++) {
+      keep[i] = (byte) (random.nextInt(3) == 0 ? 0 : 1);
+    }
+    return keep;
   }
 
   private static void run(LaneSums sums, int kernel, byte[] bytes, int offset, int plane, int n,
