@@ -5,8 +5,6 @@ import io.github.sparkzarr.zarr.codec.BlockSink;
 import io.github.sparkzarr.zarr.codec.DecodeBuffers;
 import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.dtype.HalfFloat;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -257,7 +255,7 @@ final class ChunkFeeder implements BlockSink {
     if (cellOffsets == null && lastStride == 0 && addsByMarks) {
       // added in place by the marks: a gather costs more than the sum (random values keep few
       // blocks of eight whole)
-      if (anyKept(keep, at, n)) {
+      if (Marks.any(keep, at, n)) {
         touched.set(slotOf[group]);
         for (Accumulator a : accumulators) {
           a.addKept(data, at, n, keep, slotOf[group]);
@@ -267,7 +265,7 @@ final class ChunkFeeder implements BlockSink {
     }
     if (cellOffsets == null && lastStride == 0) {
       NumericChunk.Kept kept = data == null ? null : data.gather(keep, at, n, keptScratch.get(9, n * data.elementSize()));
-      int k = kept == null ? count(keep, at, n) : kept.count();
+      int k = kept == null ? Marks.count(keep, at, n) : kept.count();
       if (k > 0) {
         touched.set(slotOf[group]);
         for (Accumulator a : accumulators) {
@@ -286,37 +284,6 @@ final class ChunkFeeder implements BlockSink {
       }
     }
   }
-
-  private static boolean anyKept(byte[] keep, int at, int n) {
-    int j = at;
-    for (; j + 8 <= at + n; j += 8) {
-      if ((long) KEEP_WORD.get(keep, j) != 0) {
-        return true;
-      }
-    }
-    for (; j < at + n; j++) {
-      if (keep[j] != 0) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static int count(byte[] keep, int at, int n) {
-    int k = 0;
-    int j = at;
-    // Eight marks (each 0 or 1) summed at once: the multiply adds every byte into the top one.
-    for (; j + 8 <= at + n; j += 8) {
-      k += (int) (((long) KEEP_WORD.get(keep, j) * 0x0101010101010101L) >>> 56);
-    }
-    for (; j < at + n; j++) {
-      k += keep[j];
-    }
-    return k;
-  }
-
-  private static final VarHandle KEEP_WORD =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   /** Time spent adding, to keep it out of the decode time. */
   long nanos() {

@@ -46,18 +46,26 @@ final class ChunkFilterValues implements FilterValues {
   }
 
   /**
-   * Marks the kept elements {@code [0, n)} for a filter that is comparison {@code c} alone, by the
-   * direct loop ({@link FloatSelect}, {@link IntegerSelect}); returns how many, or -1 when no such
-   * loop applies (not plain floats or small stored integers, a cast to float, a NaN literal, a
-   * literal outside the integers' range).
+   * Whether a direct loop ({@link FloatSelect}, {@link IntegerSelect}) marks the elements that
+   * comparison {@code c} keeps: not when the elements are not plain floats or small stored
+   * integers, nor for a cast to float, a NaN literal, or a literal outside the integers' range.
+   */
+  boolean selects(ValueFilter.Comparison c) {
+    return selectsIntegers(c) || plainFloats && c.floating && !c.toFloat && !Double.isNaN(c.doubleLiteral);
+  }
+
+  private boolean selectsIntegers(ValueFilter.Comparison c) {
+    return smallIntegers() && !c.floating && IntegerSelect.holds(chunk.layout, c.longLiteral);
+  }
+
+  /**
+   * Marks the kept elements {@code [0, n)} of comparison {@code c}, one this {@link #selects}, by the
+   * direct loop; returns how many.
    */
   int select(ValueFilter.Comparison c, int n, byte[] keep) {
-    if (smallIntegers() && !c.floating && IntegerSelect.holds(chunk.layout, c.longLiteral)) {
+    if (selectsIntegers(c)) {
       boolean skips = chunk.skipsOneValue && IntegerSelect.holds(chunk.layout, chunk.skippedValue);
       return IntegerSelect.best().select(chunk, n, c.outcomes, c.longLiteral, skips, chunk.skippedValue, keep);
-    }
-    if (!plainFloats || !c.floating || c.toFloat || Double.isNaN(c.doubleLiteral)) {
-      return -1;
     }
     boolean nanKept = !chunk.maskNaN && (c.outcomes & 4) != 0; // NaN is Spark's largest value
     return FloatSelect.best().select(chunk, n, c.outcomes, c.doubleLiteral, nanKept, skip, keep);

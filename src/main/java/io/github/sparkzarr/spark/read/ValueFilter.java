@@ -62,11 +62,24 @@ abstract class ValueFilter implements Serializable {
    * by variable; returns how many.
    */
   final int select(FilterValues[] values, int n, byte[] keep, Scratch scratch) {
-    if (this instanceof Comparison c && values[c.variable] instanceof ChunkFilterValues chunk) {
-      int kept = chunk.select(c, n, keep);
-      if (kept >= 0) {
-        return kept;
-      }
+    return select(values, n, keep, scratch, 0);
+  }
+
+  /**
+   * {@link #select} using mark arrays {@code depth} and deeper of {@code scratch}. A comparison that
+   * a direct loop marks ({@link ChunkFilterValues#selects}) is marked by it; an AND or OR with such
+   * a comparison below it joins its sides' marks ({@link Marks#join}); anything else is marked from
+   * its three-valued states, a piece at a time.
+   */
+  private int select(FilterValues[] values, int n, byte[] keep, Scratch scratch, int depth) {
+    if (this instanceof Comparison c && values[c.variable] instanceof ChunkFilterValues chunk && chunk.selects(c)) {
+      return chunk.select(c, n, keep);
+    }
+    if (this instanceof Both b && b.selectsDirectly(values)) {
+      b.left.select(values, n, keep, scratch, depth + 1);
+      byte[] other = scratch.marks(depth, n);
+      b.right.select(values, n, other, scratch, depth + 1);
+      return Marks.join(keep, other, n, b.and);
     }
     byte[] states = scratch.at(0);
     int kept = 0;
@@ -82,15 +95,30 @@ abstract class ValueFilter implements Serializable {
     return kept;
   }
 
-  /** Piece-sized state arrays, one per depth of the filter; one per reader, not shared. */
+  /**
+   * Piece-sized state arrays, one per depth of the filter, and mark arrays of whole boxes, one per
+   * depth of the ANDs and ORs joined by marks; one per reader, not shared.
+   */
   static final class Scratch {
     private final List<byte[]> levels = new ArrayList<>();
+    private final List<byte[]> marks = new ArrayList<>();
 
     byte[] at(int depth) {
       while (levels.size() <= depth) {
         levels.add(new byte[PIECE]);
       }
       return levels.get(depth);
+    }
+
+    /** Mark array {@code depth}, of at least {@code n} elements. */
+    byte[] marks(int depth, int n) {
+      while (marks.size() <= depth) {
+        marks.add(new byte[0]);
+      }
+      if (marks.get(depth).length < n) {
+        marks.set(depth, new byte[n]);
+      }
+      return marks.get(depth);
     }
   }
 
@@ -222,6 +250,16 @@ abstract class ValueFilter implements Serializable {
     void collectVariables(TreeSet<Integer> out) {
       left.collectVariables(out);
       right.collectVariables(out);
+    }
+
+    /** Whether a comparison below is marked by a direct loop, so the sides are best joined by their marks. */
+    boolean selectsDirectly(FilterValues[] values) {
+      return selectsDirectly(left, values) || selectsDirectly(right, values);
+    }
+
+    private static boolean selectsDirectly(ValueFilter f, FilterValues[] values) {
+      return f instanceof Comparison c ? values[c.variable] instanceof ChunkFilterValues chunk && chunk.selects(c)
+          : f instanceof Both b && b.selectsDirectly(values);
     }
 
     @Override
