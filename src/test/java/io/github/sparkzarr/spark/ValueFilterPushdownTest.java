@@ -143,6 +143,12 @@ class ValueFilterPushdownTest extends SparkTestBase {
       "SELECT count(b), count(u) FROM t WHERE b > 0",
       // a literal outside the stored range: the three-valued evaluation
       "SELECT sum(u), count(*) FROM t WHERE u < 300",
+      // ranges and ORs, their comparisons marked one by one and joined (session 29)
+      "SELECT sum(f), count(f), count(*), min(f), max(f) FROM t WHERE f BETWEEN -1 AND 2.5",
+      "SELECT sum(q), count(*), avg(q) FROM t WHERE q > 100 AND q <= 30000 AND u < 200",
+      "SELECT y, sum(a), count(a), count(*) FROM t WHERE (a > 0.5 AND a < 2) OR b = -128 GROUP BY y",
+      "SELECT sum(p), count(p), avg(e) FROM t WHERE (p > 280 AND p < 290) OR (e >= 100 AND h IS NULL)",
+      "SELECT sum(v), count(*) FROM t WHERE (v > 100 AND f IS NOT NULL) OR NOT (b >= 0 AND b < 50)",
   })
   void aggregatesOverFilteredValuesAnswerAsSparkDoes(String sql) {
     aggregatesPushedPastTheFilter(store, sql);
@@ -157,6 +163,8 @@ class ValueFilterPushdownTest extends SparkTestBase {
       "SELECT y, count(*), min(z) FROM t WHERE NOT (z < 0) GROUP BY y",
       "SELECT count(*), sum(z) FROM t WHERE z = CAST('NaN' AS FLOAT) OR z <= CAST('-Infinity' AS FLOAT)",
       "SELECT x, count(*), sum(z) FROM t WHERE z < 2.5 GROUP BY x",
+      "SELECT count(*), sum(z), count(z), min(z), max(z) FROM t WHERE z > -1 AND z <= 3",
+      "SELECT count(*), sum(z), max(z) FROM t WHERE z < -1 OR z > 2 OR z = 0",
   })
   void floatingPointValuesCompareAsInSpark(String sql) {
     aggregatesPushedPastTheFilter(special, sql);
