@@ -72,7 +72,7 @@ final class ExtremeAccumulator implements RowAccumulator {
     if (whole > 0) {
       nans[0] = 0;
       nans[1] = 0;
-      kernels.extremes(chunk, from, whole, skipOf(chunk), both, nans);
+      kernels.extremes(chunk, from, whole, skipOf(chunk), null, both, nans);
       addLaneExtreme(chunk, whole, both[max ? 1 : 0], nans, slot);
     }
     addElements(chunk, from + whole, from + n, slot);
@@ -83,9 +83,7 @@ final class ExtremeAccumulator implements RowAccumulator {
    * {@link LaneExtremes#LANES} for floats (not packed) with at most one masked value, else 0.
    */
   int laneElements(NumericChunk chunk, int n) {
-    boolean lanes = kernels != null && !chunk.storedIntegersReadable() && chunk.maskedValueCount() <= 1
-        && chunk.floating() && !chunk.unpacks;
-    return lanes ? n - n % LaneExtremes.LANES : 0;
+    return takesFloats(chunk) ? n - n % LaneExtremes.LANES : 0;
   }
 
   /** The SIMD kernels, or null to test every element. */
@@ -111,25 +109,45 @@ final class ExtremeAccumulator implements RowAccumulator {
     }
   }
 
-  /** Small stored integers, in SIMD lanes: see {@link #addKept}. */
+  /** Small stored integers and floats the SIMD kernels take, in their lanes: see {@link #addKept}. */
   @Override
   public boolean addsKept(NumericChunk chunk) {
-    return kernels != null && StoredIntegers.sumsKept(chunk);
+    return kernels != null && (StoredIntegers.sumsKept(chunk) || takesFloats(chunk));
+  }
+
+  /** Whether the SIMD kernel takes runs of {@code chunk}: floats (not packed), at most one masked value. */
+  private boolean takesFloats(NumericChunk chunk) {
+    return kernels != null && !chunk.storedIntegersReadable() && chunk.maskedValueCount() <= 1 && chunk.floating()
+        && !chunk.unpacks;
   }
 
   @Override
   public void addKept(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
-    int small = smallIntegerElements(chunk, n);
-    kernels.smallIntegerExtremes(chunk, from, small, keep, storedExtremes);
-    addStoredExtremes(chunk, storedExtremes, slot);
-    addKeptElements(chunk, from + small, from + n, keep, slot);
+    if (chunk.storedIntegersReadable()) {
+      int small = smallIntegerElements(chunk, n);
+      kernels.smallIntegerExtremes(chunk, from, small, keep, storedExtremes);
+      addStoredExtremes(chunk, storedExtremes, slot);
+      addKeptElements(chunk, from + small, from + n, keep, slot);
+      return;
+    }
+    int whole = laneElements(chunk, n);
+    nans[0] = 0;
+    nans[1] = 0;
+    kernels.extremes(chunk, from, whole, skipOf(chunk), keep, both, nans);
+    addLaneExtreme(chunk, whole, both[max ? 1 : 0], nans, slot);
+    addKeptElements(chunk, from + whole, from + n, keep, slot);
   }
 
-  /** Elements {@code [i, end)} of small stored integers one by one, those with {@code keep[i]} 1. */
+  /** Elements {@code [i, end)} one by one, those with {@code keep[i]} 1. */
   void addKeptElements(NumericChunk chunk, int i, int end, byte[] keep, int slot) {
+    boolean floats = chunk.floating();
     for (; i < end; i++) {
       if (keep[i] != 0 && !chunk.isMissing(i)) {
-        addStoredValue(chunk, chunk.integralAt(i), slot);
+        if (floats) {
+          addFloating(chunk.floatingAt(i), slot);
+        } else {
+          addStoredValue(chunk, chunk.integralAt(i), slot);
+        }
       }
     }
   }

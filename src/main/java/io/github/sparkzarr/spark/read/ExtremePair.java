@@ -46,7 +46,7 @@ final class ExtremePair implements RowAccumulator {
     }
     left[0] = 0;
     left[1] = 0;
-    min.kernels().extremes(chunk, from, whole, ExtremeAccumulator.skipOf(chunk), both, left);
+    min.kernels().extremes(chunk, from, whole, ExtremeAccumulator.skipOf(chunk), null, both, left);
     min.addLaneExtreme(chunk, whole, both[0], left, slot);
     max.addLaneExtreme(chunk, whole, both[1], left, slot);
     min.addElements(chunk, from + whole, from + n, slot);
@@ -58,15 +58,25 @@ final class ExtremePair implements RowAccumulator {
     return min.addsKept(chunk);
   }
 
-  /** Small stored integers read once for both, by a filter's marks. */
+  /** Small stored integers or floats read once for both, by a filter's marks. */
   @Override
   public void addKept(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
-    int small = min.smallIntegerElements(chunk, n);
-    min.kernels().smallIntegerExtremes(chunk, from, small, keep, stored);
-    min.addStoredExtremes(chunk, stored, slot);
-    max.addStoredExtremes(chunk, stored, slot);
-    min.addKeptElements(chunk, from + small, from + n, keep, slot);
-    max.addKeptElements(chunk, from + small, from + n, keep, slot);
+    int done;
+    if (chunk.storedIntegersReadable()) {
+      done = min.smallIntegerElements(chunk, n);
+      min.kernels().smallIntegerExtremes(chunk, from, done, keep, stored);
+      min.addStoredExtremes(chunk, stored, slot);
+      max.addStoredExtremes(chunk, stored, slot);
+    } else {
+      done = min.laneElements(chunk, n);
+      left[0] = 0;
+      left[1] = 0;
+      min.kernels().extremes(chunk, from, done, ExtremeAccumulator.skipOf(chunk), keep, both, left);
+      min.addLaneExtreme(chunk, done, both[0], left, slot);
+      max.addLaneExtreme(chunk, done, both[1], left, slot);
+    }
+    min.addKeptElements(chunk, from + done, from + n, keep, slot);
+    max.addKeptElements(chunk, from + done, from + n, keep, slot);
   }
 
   @Override

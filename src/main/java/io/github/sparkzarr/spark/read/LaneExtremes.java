@@ -18,12 +18,13 @@ interface LaneExtremes {
   /**
    * The smallest ({@code both[0]}) and the largest ({@code both[1]}) of elements {@code [i, i +
    * n)} of {@code chunk}, a float layout, {@code n} a multiple of 8, in one pass, leaving out NaN
-   * and the elements equal to {@code skip} as doubles (a masked fill value; NaN for none):
-   * +infinity and -infinity when every element is left out. Adds the number of NaN elements to
-   * {@code left[0]}, of skipped ones to {@code left[1]}. A lone MIN or MAX takes its side: the
-   * other costs one lane operation per load.
+   * and the elements equal to {@code skip} as doubles (a masked fill value; NaN for none) and,
+   * unless {@code keep} is null, those a filter dropped ({@code keep[k]} 0 for element {@code k}):
+   * +infinity and -infinity when every element is left out. Adds the number of NaN elements kept
+   * to {@code left[0]}, of the others left out to {@code left[1]}. A lone MIN or MAX takes its side:
+   * the other costs one lane operation per load.
    */
-  void extremes(NumericChunk chunk, int i, int n, double skip, double[] both, int[] left);
+  void extremes(NumericChunk chunk, int i, int n, double skip, byte[] keep, double[] both, int[] left);
 
   /**
    * The largest ({@code max}) or smallest of elements {@code [i, i + n)} of {@code chunk}, an

@@ -24,14 +24,15 @@ final class VectorLaneExtremes implements LaneExtremes {
   private static final VectorSpecies<Short> S16 = ShortVector.SPECIES_256;
   private static final VectorSpecies<Byte> B32 = ByteVector.SPECIES_256;
   private static final VectorSpecies<Byte> B16 = ByteVector.SPECIES_128;
+  private static final VectorSpecies<Byte> B8 = ByteVector.SPECIES_64;
   private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
   @Override
-  public void extremes(NumericChunk c, int i, int n, double skip, double[] both, int[] left) {
+  public void extremes(NumericChunk c, int i, int n, double skip, byte[] keep, double[] both, int[] left) {
     if (c.layout == NumericChunk.Layout.FLOAT32) {
-      floatsBoth(c, i, n, skip, both, left);
+      floatsBoth(c, i, n, skip, keep, both, left);
     } else {
-      doublesBoth(c, i, n, skip, both, left);
+      doublesBoth(c, i, n, skip, keep, both, left);
     }
   }
 
@@ -164,7 +165,8 @@ final class VectorLaneExtremes implements LaneExtremes {
   }
 
   /** Both extremes of float32 elements: each is loaded (or gathered from its planes) once. */
-  private static void floatsBoth(NumericChunk c, int i, int n, double skip, double[] both, int[] left) {
+  private static void floatsBoth(NumericChunk c, int i, int n, double skip, byte[] keep, double[] both,
+      int[] left) {
     float f = (float) skip;
     boolean skips = f == skip;
     FloatVector lo = FloatVector.broadcast(F8, Float.POSITIVE_INFINITY);
@@ -182,6 +184,13 @@ final class VectorLaneExtremes implements LaneExtremes {
       }
       VectorMask<Float> isNaN = v.test(VectorOperators.IS_NAN);
       VectorMask<Float> out = skips ? isNaN.or(v.eq(f)) : isNaN;
+      if (keep != null) {
+        // a filter's marks of the same elements: a dropped one is left out, and is no NaN
+        VectorMask<Float> dropped = ((IntVector) ByteVector.fromArray(B8, keep, j)
+            .convertShape(VectorOperators.B2I, I8, 0)).eq(0).cast(F8);
+        isNaN = isNaN.andNot(dropped);
+        out = out.or(dropped);
+      }
       if (out.anyTrue()) {
         int k = isNaN.trueCount();
         nan += k;
@@ -200,7 +209,8 @@ final class VectorLaneExtremes implements LaneExtremes {
   }
 
   /** Both extremes of float64 elements. */
-  private static void doublesBoth(NumericChunk c, int i, int n, double skip, double[] both, int[] left) {
+  private static void doublesBoth(NumericChunk c, int i, int n, double skip, byte[] keep, double[] both,
+      int[] left) {
     boolean skips = skip == skip;
     DoubleVector lo = DoubleVector.broadcast(D4, Double.POSITIVE_INFINITY);
     DoubleVector hi = DoubleVector.broadcast(D4, Double.NEGATIVE_INFINITY);
@@ -214,6 +224,13 @@ final class VectorLaneExtremes implements LaneExtremes {
             : LongVector.fromArray(L4, scratch, 32 + 4 * part).reinterpretAsDoubles();
         VectorMask<Double> isNaN = v.test(VectorOperators.IS_NAN);
         VectorMask<Double> out = skips ? isNaN.or(v.eq(skip)) : isNaN;
+        if (keep != null) {
+          // the marks of elements j + 4 * part on: half of the eight from j + 8 * (part / 2)
+          VectorMask<Double> dropped = ((LongVector) ByteVector.fromArray(B8, keep, j + 8 * (part / 2))
+              .convertShape(VectorOperators.B2L, L4, part % 2)).eq(0).cast(D4);
+          isNaN = isNaN.andNot(dropped);
+          out = out.or(dropped);
+        }
         if (out.anyTrue()) {
           int k = isNaN.trueCount();
           nan += k;

@@ -91,6 +91,70 @@ class ExtremeAccumulatorTest {
     }
   }
 
+  /**
+   * MIN and MAX, alone and paired, of the elements a filter's marks keep, taken in SIMD lanes by
+   * the marks ({@link Accumulator#addKept}), give what the element loop gives fed the kept
+   * elements one by one: floats plain and shuffled, every NaN and fill pattern, runs cut at random.
+   */
+  @Test
+  void keptRunsGiveWhatTheElementLoopGivesOfTheKeptElements() {
+    Random rng = new Random(29);
+    int n = 1000;
+    for (int size : new int[] {4, 8}) {
+      DataType t = DataType.numeric(DataType.Kind.FLOAT, size, ByteOrder.LITTLE_ENDIAN);
+      org.apache.spark.sql.types.DataType result = size == 4 ? DataTypes.FloatType : DataTypes.DoubleType;
+      for (boolean shuffled : new boolean[] {false, true}) {
+        for (int nanPattern = 0; nanPattern < 6; nanPattern++) {
+          double[] values = values(rng, n, nanPattern);
+          int pad = rng.nextInt(5);
+          byte[] bytes = shuffled ? shuffledBytes(values, size, pad) : plainBytes(values, size, pad);
+          // random marks, and marks that drop every NaN (a dropped NaN must not make MAX NaN)
+          byte[] marks = SumAccumulatorTest.marks(rng, n);
+          byte[] noNaN = marks.clone();
+          for (int i = 0; i < n; i++) {
+            noNaN[i] = (byte) (values[i] != values[i] ? 0 : noNaN[i]);
+          }
+          for (int c = 0; c < 10; c++) {
+            CfDecoding cf = new CfDecoding[] {null, MASK_NAN, MASK_FILL, MASK_FILL_AND_NAN, MASK_INFINITY}[c % 5];
+            byte[] keep = c < 5 ? marks : noNaN;
+            NumericChunk chunk = new NumericChunk(bytes, pad, shuffled ? n : 0, 0, t, cf);
+            String what = "size " + size + " shuffled " + shuffled + " nan " + nanPattern + " cf " + (cf != null)
+                + " marks " + (c < 5 ? "random" : "no NaN");
+            int slots = 3;
+            ExtremeAccumulator min = new ExtremeAccumulator(false, result);
+            ExtremeAccumulator max = new ExtremeAccumulator(true, result);
+            ExtremePair pair = new ExtremePair(new ExtremeAccumulator(false, result), new ExtremeAccumulator(true, result));
+            Accumulator maxPlace = pair.maxPlace();
+            ExtremeAccumulator minLoop = new ExtremeAccumulator(false, result, null);
+            ExtremeAccumulator maxLoop = new ExtremeAccumulator(true, result, null);
+            for (Accumulator a : new Accumulator[] {min, max, pair, maxPlace, minLoop, maxLoop}) {
+              a.ensure(slots);
+            }
+            for (int from = 0; from < n; ) {
+              int len = Math.min(n - from, 1 + rng.nextInt(90));
+              int slot = rng.nextInt(slots);
+              for (Accumulator a : new Accumulator[] {min, max, pair, maxPlace}) {
+                assertEquals(true, a.addsKept(chunk), what);
+                a.addKept(chunk, from, len, keep, slot);
+              }
+              for (int i = from; i < from + len; i++) {
+                if (keep[i] != 0) {
+                  minLoop.add(chunk, i, 1, slot);
+                  maxLoop.add(chunk, i, 1, slot);
+                }
+              }
+              from += len;
+            }
+            assertEquals(written(minLoop, slots, result), written(min, slots, result), "min, " + what);
+            assertEquals(written(minLoop, slots, result), written(pair, slots, result), "paired min, " + what);
+            assertEquals(written(maxLoop, slots, result), written(max, slots, result), "max, " + what);
+            assertEquals(written(maxLoop, slots, result), written(maxPlace, slots, result), "paired max, " + what);
+          }
+        }
+      }
+    }
+  }
+
   private static void assertPairMatchesAlone(NumericChunk chunk, int n,
       org.apache.spark.sql.types.DataType result, Random random, String what) {
     int slots = 40;
