@@ -8,9 +8,9 @@ import org.apache.spark.sql.types.DataTypes;
 /**
  * MIN or MAX of a numeric variable (integers packed by CF scaling compared unpacked), with Spark's ordering of floating-point values: NaN is larger
  * than every number, so MAX is NaN as soon as one value is, and MIN is NaN only when all are.
- * Runs are reduced in SIMD lanes ({@link LaneExtremes}) when only NaN can be missing;
- * then of 0.0 and -0.0, MAX gives 0.0 and MIN -0.0 whichever comes first (as Java's Math.max and
- * min), where the element loop keeps the first. Rows of a map (one slot per element) are
+ * Runs are reduced in SIMD lanes ({@link LaneExtremes}) when at most one value besides NaN is
+ * masked; a run whose extreme is a zero is redone element by element, since the lanes give 0.0 for
+ * MAX and -0.0 for MIN where Spark keeps the first of the two. Rows of a map (one slot per element) are
  * compared in SIMD lanes too, slot by slot, keeping the first of equal values as the element loop.
  */
 final class ExtremeAccumulator implements RowAccumulator {
@@ -73,7 +73,7 @@ final class ExtremeAccumulator implements RowAccumulator {
       nans[0] = 0;
       nans[1] = 0;
       kernels.extremes(chunk, from, whole, skipOf(chunk), null, both, nans);
-      addLaneExtreme(chunk, whole, both[max ? 1 : 0], nans, slot);
+      addLaneExtreme(chunk, from, whole, null, both[max ? 1 : 0], nans, slot);
     }
     addElements(chunk, from + whole, from + n, slot);
   }
@@ -97,10 +97,20 @@ final class ExtremeAccumulator implements RowAccumulator {
   }
 
   /**
-   * The kernel's extreme of {@code whole} elements, which left out {@code left[0]} NaN and
-   * {@code left[1]} masked ones.
+   * The kernel's extreme of the {@code whole} elements from {@code from} (those {@code keep} marks,
+   * unless it is null), which left out {@code left[0]} NaN and {@code left[1]} others. A zero
+   * extreme is found again element by element: lanes give 0.0 for MAX and -0.0 for MIN of the
+   * two zeros, where Spark, which holds them equal, keeps the first.
    */
-  void addLaneExtreme(NumericChunk chunk, int whole, double extreme, int[] left, int slot) {
+  void addLaneExtreme(NumericChunk chunk, int from, int whole, byte[] keep, double extreme, int[] left, int slot) {
+    if (extreme == 0.0 && left[0] + left[1] < whole) {
+      if (keep == null) {
+        addElements(chunk, from, from + whole, slot);
+      } else {
+        addKeptElements(chunk, from, from + whole, keep, slot);
+      }
+      return;
+    }
     if (left[0] + left[1] < whole) {
       addFloating(extreme, slot);
     }
@@ -134,7 +144,7 @@ final class ExtremeAccumulator implements RowAccumulator {
     nans[0] = 0;
     nans[1] = 0;
     kernels.extremes(chunk, from, whole, skipOf(chunk), keep, both, nans);
-    addLaneExtreme(chunk, whole, both[max ? 1 : 0], nans, slot);
+    addLaneExtreme(chunk, from, whole, keep, both[max ? 1 : 0], nans, slot);
     addKeptElements(chunk, from + whole, from + n, keep, slot);
   }
 

@@ -47,8 +47,8 @@ final class ExtremePair implements RowAccumulator {
     left[0] = 0;
     left[1] = 0;
     min.kernels().extremes(chunk, from, whole, ExtremeAccumulator.skipOf(chunk), null, both, left);
-    min.addLaneExtreme(chunk, whole, both[0], left, slot);
-    max.addLaneExtreme(chunk, whole, both[1], left, slot);
+    min.addLaneExtreme(chunk, from, whole, null, both[0], left, slot);
+    max.addLaneExtreme(chunk, from, whole, null, both[1], left, slot);
     min.addElements(chunk, from + whole, from + n, slot);
     max.addElements(chunk, from + whole, from + n, slot);
   }
@@ -72,8 +72,8 @@ final class ExtremePair implements RowAccumulator {
       left[0] = 0;
       left[1] = 0;
       min.kernels().extremes(chunk, from, done, ExtremeAccumulator.skipOf(chunk), keep, both, left);
-      min.addLaneExtreme(chunk, done, both[0], left, slot);
-      max.addLaneExtreme(chunk, done, both[1], left, slot);
+      min.addLaneExtreme(chunk, from, done, keep, both[0], left, slot);
+      max.addLaneExtreme(chunk, from, done, keep, both[1], left, slot);
     }
     min.addKeptElements(chunk, from + done, from + n, keep, slot);
     max.addKeptElements(chunk, from + done, from + n, keep, slot);

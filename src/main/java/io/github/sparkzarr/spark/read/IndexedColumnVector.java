@@ -33,6 +33,14 @@ abstract class IndexedColumnVector extends ColumnVector {
     inner.close();
   }
 
+  /**
+   * Frees nothing. Spark 4 frees each batch it has read through this method (ColumnVector's
+   * default closes), but the inner vector belongs to the reader, which may refill it for the next
+   * batch (a grouped aggregate's result columns) and closes it itself. Not an override on Spark
+   * 3.5, which has no such method.
+   */
+  public void closeIfFreeable() {}
+
   @Override
   public boolean hasNull() {
     return inner.hasNull();

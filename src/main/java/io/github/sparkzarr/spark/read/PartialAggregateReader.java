@@ -348,7 +348,9 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     }
     for (int v = -1; v < variables.length; v++) {
       Accumulator[] targets = targets(v);
-      if (targets.length == 0) {
+      // With no aggregate at all (GROUP BY alone: Dataset.count() of a grouped query), a feeder of
+      // none still marks the groups the kept elements reach.
+      if (targets.length == 0 && (v >= 0 || accumulators.length > 0)) {
         continue;
       }
       NumericChunk data = v < 0 ? null : boxes[v] != null ? boxes[v] : box(v, chunk, lo, len);

@@ -35,7 +35,7 @@ class ExtremeAccumulatorTest {
       DataType t = DataType.numeric(DataType.Kind.FLOAT, size, ByteOrder.LITTLE_ENDIAN);
       org.apache.spark.sql.types.DataType result = size == 4 ? DataTypes.FloatType : DataTypes.DoubleType;
       for (boolean shuffled : new boolean[] {false, true}) {
-        for (int nanPattern = 0; nanPattern < 6; nanPattern++) {
+        for (int nanPattern = 0; nanPattern < 8; nanPattern++) {
           double[] values = values(random, n, nanPattern);
           int pad = random.nextInt(5);
           byte[] bytes = shuffled ? shuffledBytes(values, size, pad) : plainBytes(values, size, pad);
@@ -67,7 +67,7 @@ class ExtremeAccumulatorTest {
             ? (size == 4 ? DataTypes.IntegerType : DataTypes.LongType)
             : (size == 4 ? DataTypes.FloatType : DataTypes.DoubleType);
         for (boolean shuffled : new boolean[] {false, true}) {
-          for (int nanPattern = 0; nanPattern < 6; nanPattern++) {
+          for (int nanPattern = 0; nanPattern < 8; nanPattern++) {
             double[] values = values(random, n, nanPattern);
             int pad = random.nextInt(5);
             byte[] bytes;
@@ -104,7 +104,7 @@ class ExtremeAccumulatorTest {
       DataType t = DataType.numeric(DataType.Kind.FLOAT, size, ByteOrder.LITTLE_ENDIAN);
       org.apache.spark.sql.types.DataType result = size == 4 ? DataTypes.FloatType : DataTypes.DoubleType;
       for (boolean shuffled : new boolean[] {false, true}) {
-        for (int nanPattern = 0; nanPattern < 6; nanPattern++) {
+        for (int nanPattern = 0; nanPattern < 8; nanPattern++) {
           double[] values = values(rng, n, nanPattern);
           int pad = rng.nextInt(5);
           byte[] bytes = shuffled ? shuffledBytes(values, size, pad) : plainBytes(values, size, pad);
@@ -330,12 +330,19 @@ class ExtremeAccumulatorTest {
 
   /**
    * Gaussian values with no NaN (0), a few (1), many (2) or only NaN (3); infinities in 1; the fill
-   * value in about a third of the places, NaN and -infinity in some (4); only the fill value (5).
+   * value in about a third of the places, NaN and -infinity in some (4); only the fill value (5);
+   * values below (6) or above (7) zero with zeros of both signs in a fifth of the places.
    */
   private static double[] values(Random random, int n, int nanPattern) {
     double[] v = new double[n];
     for (int i = 0; i < n; i++) {
       v[i] = random.nextGaussian() * 100;
+      if (nanPattern >= 6) {
+        // zeros of both signs the extreme: the lanes and the element loop differ on which zero
+        double zero = random.nextBoolean() ? 0.0 : -0.0;
+        v[i] = random.nextInt(5) == 0 ? zero : nanPattern == 6 ? -Math.abs(v[i]) : Math.abs(v[i]);
+        continue;
+      }
       if (nanPattern >= 4) {
         int pick = random.nextInt(30);
         v[i] = nanPattern == 5 || pick < 10 ? FILL : pick == 10 ? Double.NaN : pick == 11 ? Double.NEGATIVE_INFINITY : v[i];
