@@ -96,6 +96,7 @@ class ValueFilterPushdownTest extends SparkTestBase {
   @Test
   void manyBatchesOfGroupsWithSomeFilteredOut() {
     aggregatesPushedPastTheFilter(many, "SELECT y, x, sum(v), count(*) FROM t WHERE v > 0 GROUP BY y, x");
+    aggregatesPushedPastTheFilter(many, "SELECT y, x, avg(v), count(v) FROM t WHERE v < 2 AND v > -3 GROUP BY y, x");
     assertEquals(96 * 128 * 3 / 7, query(many, "SELECT y, x, sum(v) FROM t WHERE v > 0 GROUP BY y, x", true).count(),
         1.0);
   }
@@ -175,6 +176,8 @@ class ValueFilterPushdownTest extends SparkTestBase {
       "SELECT y, sum(a), count(a), count(*) FROM t WHERE (a > 0.5 AND a < 2) OR b = -128 GROUP BY y",
       "SELECT sum(p), count(p), avg(e) FROM t WHERE (p > 280 AND p < 290) OR (e >= 100 AND h IS NULL)",
       "SELECT sum(v), count(*) FROM t WHERE (v > 100 AND f IS NOT NULL) OR NOT (b >= 0 AND b < 50)",
+      "SELECT y, x, avg(a), count(a), count(*), max(a) FROM t WHERE a < 1.0 OR a > 2 GROUP BY y, x",
+      "SELECT x, sum(f), count(f), count(*) FROM t WHERE f > -1 GROUP BY x",
   })
   void aggregatesOverFilteredValuesAnswerAsSparkDoes(String sql) {
     aggregatesPushedPastTheFilter(store, sql);

@@ -45,7 +45,7 @@ interface Accumulator {
   static Accumulator of(AggregateCall call, boolean elementwise) {
     return switch (call.kind()) {
       case COUNT_ROWS -> new CountAccumulator(false);
-      case COUNT -> new CountAccumulator(true);
+      case COUNT -> new CountAccumulator(true, elementwise);
       case SUM -> call.resultType() == DataTypes.LongType ? new IntSumAccumulator()
           : new SumAccumulator(call.transform(), elementwise);
       case MIN -> new ExtremeAccumulator(false, call.resultType(), LaneExtremes.best(), call.transform());

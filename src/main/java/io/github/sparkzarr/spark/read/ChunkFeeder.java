@@ -74,6 +74,8 @@ final class ChunkFeeder implements BlockSink {
   private byte[] keep;
   /** Whether every accumulator adds the kept elements by their marks ({@link Accumulator#addsKept}). */
   private boolean addsByMarks;
+  /** Whether every accumulator adds rows of kept elements by their marks ({@link RowAccumulator#addsRowKept}). */
+  private boolean addsRowsByMarks;
   private DecodeBuffers keptScratch;
   private BitSet touched;
 
@@ -244,6 +246,7 @@ final class ChunkFeeder implements BlockSink {
     long t0 = System.nanoTime();
     this.keep = keep;
     this.addsByMarks = data != null && Arrays.stream(accumulators).allMatch(a -> a.addsKept(data));
+    this.addsRowsByMarks = Arrays.stream(accumulators).allMatch(a -> a instanceof RowAccumulator r && r.addsRowKept(data));
     this.keptScratch = scratch;
     this.touched = touched;
     feed(data, 0, Integer.MAX_VALUE);
@@ -260,6 +263,20 @@ final class ChunkFeeder implements BlockSink {
         for (Accumulator a : accumulators) {
           a.addKept(data, at, n, keep, slotOf[group]);
         }
+      }
+      return;
+    }
+    if (cellOffsets == null && lastStride != 0 && addsRowsByMarks && consecutive(group + done * lastStride, n)) {
+      // a row of a map, each element its own group: added by the marks in SIMD lanes, not one
+      // call per kept element
+      int slot = slotOf[group + done * lastStride];
+      for (int j = 0; j < n; j++) {
+        if (keep[at + j] != 0) {
+          touched.set(slot + j);
+        }
+      }
+      for (Accumulator a : accumulators) {
+        ((RowAccumulator) a).addRowKept(data, at, n, keep, slot);
       }
       return;
     }

@@ -17,8 +17,13 @@ final class CountAccumulator implements RowAccumulator {
   private final StoredIntegers stored = new StoredIntegers();
 
   CountAccumulator(boolean skipMissing) {
+    this(skipMissing, false);
+  }
+
+  /** @param elementwise whether consecutive elements go to different groups (the last dimension is grouped on) */
+  CountAccumulator(boolean skipMissing, boolean elementwise) {
     this.skipMissing = skipMissing;
-    this.floating = skipMissing ? new SumAccumulator() : null;
+    this.floating = skipMissing ? new SumAccumulator(null, elementwise) : null;
   }
 
   @Override
@@ -72,6 +77,23 @@ final class CountAccumulator implements RowAccumulator {
     }
     stored.sumKept(chunk, from, n, keep);
     counts[slot] += stored.counted;
+  }
+
+  /** COUNT(*), a variable with nothing missing, or floats a {@link SumAccumulator} counts by rows. */
+  @Override
+  public boolean addsRowKept(NumericChunk chunk) {
+    return countsAll(chunk) || chunk.layout.isFloat() && floating.addsRowKept(chunk);
+  }
+
+  @Override
+  public void addRowKept(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
+    if (!countsAll(chunk)) {
+      floating.addRowKept(chunk, from, n, keep, slot);
+      return;
+    }
+    for (int j = 0; j < n; j++) {
+      counts[slot + j] += keep[from + j];
+    }
   }
 
   @Override

@@ -98,14 +98,15 @@ interface LaneSums {
 
   /**
    * {@link #addRow} with its missing elements skipped, as {@link #addSkipping} skips them: element
-   * {@code i + j}, unless it equals {@code skip} as a double or is NaN when {@code nan}, is added
-   * to {@code sums[at + j]} and counted in {@code counts[at + j]}.
+   * {@code i + j}, unless it equals {@code skip} as a double or is NaN when {@code nan}, or a
+   * filter dropped it ({@code keep[i + j]} 0, unless {@code keep} is null), is added to
+   * {@code sums[at + j]} and counted in {@code counts[at + j]}.
    */
-  default void addRowSkipping(NumericChunk chunk, int i, int m, double[] sums, long[] counts, int at,
+  default void addRowSkipping(NumericChunk chunk, int i, int m, byte[] keep, double[] sums, long[] counts, int at,
       double skip, boolean nan) {
     for (int j = 0; j < m; j++) {
       double v = chunk.floatingAt(i + j);
-      if (v != skip && !(nan && v != v)) {
+      if (v != skip && !(nan && v != v) && (keep == null || keep[i + j] != 0)) {
         sums[at + j] += v;
         counts[at + j]++;
       }

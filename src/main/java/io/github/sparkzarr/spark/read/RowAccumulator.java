@@ -11,4 +11,17 @@ interface RowAccumulator extends Accumulator {
    * {@code slot + j}, with the same result as {@link #addEach} given those slots.
    */
   void addRow(NumericChunk chunk, int from, int n, int slot);
+
+  /** Whether {@link #addRowKept} takes runs of {@code chunk} (null for COUNT(*)). */
+  default boolean addsRowKept(NumericChunk chunk) {
+    return false;
+  }
+
+  /**
+   * {@link #addRow} of the elements a filter kept: element {@code j}, when {@code keep[from + j]}
+   * is 1, to slot {@code slot + j}; only where {@link #addsRowKept} says so.
+   */
+  default void addRowKept(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " adds kept rows one by one");
+  }
 }

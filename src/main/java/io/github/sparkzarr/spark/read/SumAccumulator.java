@@ -139,7 +139,7 @@ final class SumAccumulator implements RowAccumulator {
       m = 0;
     }
     if (m > 0 && chunk.masksValues()) {
-      kernels.addRowSkipping(chunk, from, m, sums, counts, slot, chunk.maskedValue(0), chunk.maskNaN);
+      kernels.addRowSkipping(chunk, from, m, null, sums, counts, slot, chunk.maskedValue(0), chunk.maskNaN);
     } else if (m > 0) {
       if (rowSaved.length < m) {
         rowSaved = new double[m];
@@ -148,7 +148,7 @@ final class SumAccumulator implements RowAccumulator {
       boolean nan = kernels.addRow(chunk, from, m, sums, slot);
       if (nan && chunk.maskNaN) {
         System.arraycopy(rowSaved, 0, sums, slot, m);
-        kernels.addRowSkipping(chunk, from, m, sums, counts, slot, Double.NaN, true);
+        kernels.addRowSkipping(chunk, from, m, null, sums, counts, slot, Double.NaN, true);
       } else {
         for (int j = 0; j < m; j++) {
           counts[slot + j]++;
@@ -157,6 +157,26 @@ final class SumAccumulator implements RowAccumulator {
     }
     for (int j = m; j < n; j++) {
       addChecked(chunk, from + j, slot + j, (slot + j) * width);
+    }
+  }
+
+  /** Floats in one sum per group, untransformed, at most one masked value besides NaN: see {@link #addRowKept}. */
+  @Override
+  public boolean addsRowKept(NumericChunk chunk) {
+    return width == 1 && transform == null && !chunk.unpacks && chunk.plane == 0 && chunk.layout.isFloat()
+        && chunk.maskedValueCount() <= 1;
+  }
+
+  /** In SIMD lanes, the dropped and missing elements added as -0.0 and not counted. */
+  @Override
+  public void addRowKept(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
+    int m = n & -LANES;
+    double skip = chunk.masksValues() ? chunk.maskedValue(0) : Double.NaN; // NaN equals nothing
+    kernels.addRowSkipping(chunk, from, m, keep, sums, counts, slot, skip, chunk.maskNaN);
+    for (int j = m; j < n; j++) {
+      if (keep[from + j] != 0) {
+        addChecked(chunk, from + j, slot + j, slot + j);
+      }
     }
   }
 

@@ -220,7 +220,7 @@ final class VectorLaneSums implements LaneSums {
   }
 
   @Override
-  public void addRowSkipping(NumericChunk c, int i, int m, double[] sums, long[] counts, int at,
+  public void addRowSkipping(NumericChunk c, int i, int m, byte[] keep, double[] sums, long[] counts, int at,
       double skip, boolean nan) {
     double[] values = new double[LANES];
     for (int j = 0; j < m; j += LANES) {
@@ -231,6 +231,10 @@ final class VectorLaneSums implements LaneSums {
         VectorMask<Double> miss = v.eq(skip);
         if (nan) {
           miss = miss.or(v.test(VectorOperators.IS_NAN));
+        }
+        if (keep != null) {
+          miss = miss.or(((LongVector) ByteVector.fromArray(B8, keep, i + j)
+              .convertShape(VectorOperators.B2L, L4, part / 4)).eq(0).cast(D4));
         }
         int to = at + j + part;
         DoubleVector.fromArray(D4, sums, to).add(v.blend(-0.0, miss)).intoArray(sums, to);

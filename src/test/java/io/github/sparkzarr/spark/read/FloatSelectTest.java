@@ -139,6 +139,65 @@ class FloatSelectTest {
     }
   }
 
+  /**
+   * Rows of a map (element j to slot j) under a filter: SUM, COUNT(v) and COUNT(*) by the marks,
+   * in SIMD lanes with a tail, give each slot the sum and counts of its kept elements; the SIMD and
+   * scalar row kernels give the same bits.
+   */
+  @Test
+  void keptRowsAddEachKeptElementToItsSlot() {
+    Random random = new Random(31);
+    for (int n : new int[] {1, 8, 13, 64, 203}) {
+      double[] values = new double[n];
+      for (int i = 0; i < n; i++) {
+        values[i] = random.nextInt(4) == 0 ? SPECIAL[random.nextInt(SPECIAL.length - 1)] : random.nextInt(7) - 3 + 0.5;
+      }
+      byte[] keep = SumAccumulatorTest.marks(random, n);
+      for (int mask = 0; mask < MASKS.length * 2; mask++) {
+        NumericChunk chunk = chunk(values, mask % 2 == 0, MASKS[mask / 2]);
+        String what = chunk.layout + " mask " + mask / 2 + " n=" + n;
+        int from = n > 8 ? 3 : 0;
+        int m = n - from;
+        SumAccumulator sums = new SumAccumulator(null, true);
+        CountAccumulator counts = new CountAccumulator(true, true);
+        CountAccumulator rows = new CountAccumulator(false);
+        for (RowAccumulator a : new RowAccumulator[] {sums, counts, rows}) {
+          a.ensure(m + 2);
+          assertTrue(a.addsRowKept(chunk), what);
+          a.addRowKept(chunk, from, m, keep, 2);
+        }
+        OnHeapColumnVector summed = new OnHeapColumnVector(m + 2, DataTypes.DoubleType);
+        OnHeapColumnVector counted = new OnHeapColumnVector(m + 2, DataTypes.LongType);
+        OnHeapColumnVector all = new OnHeapColumnVector(m + 2, DataTypes.LongType);
+        sums.write(summed, 0, m + 2);
+        counts.write(counted, 0, m + 2);
+        rows.write(all, 0, m + 2);
+        for (int j = 0; j < m; j++) {
+          int i = from + j;
+          boolean present = keep[i] != 0 && !chunk.isMissing(i);
+          assertEquals(!present, summed.isNullAt(2 + j), what + " at " + i);
+          if (present) {
+            assertEquals(0.0 + chunk.floatingAt(i), summed.getDouble(2 + j), what + " at " + i);
+          }
+          assertEquals(present ? 1 : 0, counted.getLong(2 + j), what + " at " + i);
+          assertEquals(keep[i], all.getLong(2 + j), what + " at " + i);
+        }
+        int body = m & -LaneSums.LANES;
+        double[] vectorSums = new double[m];
+        double[] scalarSums = new double[m];
+        long[] vectorCounts = new long[m];
+        long[] scalarCounts = new long[m];
+        double skip = chunk.maskedValueCount() == 1 ? chunk.maskedValue(0) : Double.NaN;
+        new VectorLaneSums().addRowSkipping(chunk, from, body, keep, vectorSums, vectorCounts, 0, skip, chunk.maskNaN);
+        new ScalarLaneSums().addRowSkipping(chunk, from, body, keep, scalarSums, scalarCounts, 0, skip, chunk.maskNaN);
+        for (int j = 0; j < m; j++) {
+          assertEquals(Double.doubleToLongBits(scalarSums[j]), Double.doubleToLongBits(vectorSums[j]), what + " lane " + j);
+        }
+        assertArrayEquals(scalarCounts, vectorCounts, what);
+      }
+    }
+  }
+
   /** What the three-valued evaluation keeps, element by element, bypassing every tight loop. */
   static byte[] viaStates(ValueFilter.Comparison c, FilterValues[] source, int n) {
     byte[] keep = new byte[n];
