@@ -55,7 +55,7 @@ final class ChunkFilterValues implements FilterValues {
   }
 
   private boolean selectsIntegers(ValueFilter.Comparison c) {
-    return smallIntegers() && !c.floating && IntegerSelect.holds(chunk.layout, c.longLiteral);
+    return plainIntegers() && !c.floating && IntegerSelect.holds(chunk.layout, c.longLiteral);
   }
 
   /**
@@ -71,9 +71,9 @@ final class ChunkFilterValues implements FilterValues {
     return FloatSelect.best().select(chunk, n, c.outcomes, c.doubleLiteral, nanKept, skip, keep);
   }
 
-  /** Whether the elements are 1- or 2-byte integers one after the other, compared as stored (not unpacked). */
-  private boolean smallIntegers() {
-    return chunk.layout.isSmallInteger() && chunk.plane == 0 && !chunk.unpacks && chunk.storedIntegersReadable();
+  /** Whether the elements are integers one after the other, compared as stored (not unpacked). */
+  private boolean plainIntegers() {
+    return !chunk.layout.isFloat() && chunk.plane == 0 && !chunk.unpacks && chunk.storedIntegersReadable();
   }
 
   @Override

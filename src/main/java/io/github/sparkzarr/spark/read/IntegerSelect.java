@@ -3,10 +3,10 @@ package io.github.sparkzarr.spark.read;
 import io.github.sparkzarr.zarr.codec.VectorApi;
 
 /**
- * The inner loop of a filter that is one comparison of 1- or 2-byte stored integers with a literal
- * of their range ({@code WHERE pixel > 127}): marks the kept elements directly from the stored
- * bytes, without widening them to longs or the three-valued states of {@link ValueFilter}. Every
- * implementation marks the same elements.
+ * The inner loop of a filter that is one comparison of stored integers (1 to 8 bytes, not packed)
+ * with a literal of their range ({@code WHERE pixel > 127}): marks the kept elements directly from
+ * the stored bytes, without widening them to longs or the three-valued states of {@link
+ * ValueFilter}. Every implementation marks the same elements.
  */
 interface IntegerSelect {
   /** The fastest implementation this JVM runs: SIMD when it has the Vector API, else scalar. */
@@ -14,20 +14,23 @@ interface IntegerSelect {
     return Holder.BEST;
   }
 
-  /** Whether {@code value} is one that elements of {@code layout} (a 1- or 2-byte integer) can hold. */
+  /** Whether {@code value} is one that elements of {@code layout} (an integer layout) can hold. */
   static boolean holds(NumericChunk.Layout layout, long value) {
     return switch (layout) {
       case INT8 -> value == (byte) value;
       case UINT8 -> value == (value & 0xFF);
       case INT16 -> value == (short) value;
       case UINT16 -> value == (value & 0xFFFF);
+      case INT32 -> value == (int) value;
+      case UINT32 -> value == (value & 0xFFFFFFFFL);
+      case INT64 -> true;
       default -> false;
     };
   }
 
   /**
-   * Sets {@code keep[i]} to 1 or 0 for elements {@code [0, n)} of {@code chunk} (1- or 2-byte
-   * integers one after the other) to whether {@code x op literal} holds, op given as {@link
+   * Sets {@code keep[i]} to 1 or 0 for elements {@code [0, n)} of {@code chunk} (integers one after
+   * the other) to whether {@code x op literal} holds, op given as {@link
    * ValueFilter.Comparison#outcomes} and {@code literal} one the layout {@link #holds}; an element
    * equal to {@code skipped} (the masked value, when {@code skips}) never. Returns how many are kept.
    */

@@ -2,29 +2,39 @@ package io.github.sparkzarr.spark.read;
 
 import java.nio.ByteOrder;
 import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * {@link IntegerSelect} 32 bytes or 16 shorts at a time, compared as stored: unsigned elements with
- * their top bit flipped, which orders them as signed ones. Loaded only with the Vector API.
+ * {@link IntegerSelect} 32 bytes, 16 shorts, 8 ints or 8 longs (two vectors) at a time, compared as
+ * stored: unsigned elements with their top bit flipped, which orders them as signed ones. Loaded
+ * only with the Vector API.
  */
 final class VectorIntegerSelect implements IntegerSelect {
   private static final VectorSpecies<Byte> B32 = ByteVector.SPECIES_256;
   private static final VectorSpecies<Short> S16 = ShortVector.SPECIES_256;
   private static final VectorSpecies<Byte> B16 = ByteVector.SPECIES_128;
+  private static final VectorSpecies<Byte> B8 = ByteVector.SPECIES_64;
+  private static final VectorSpecies<Integer> I8 = IntVector.SPECIES_256;
+  private static final VectorSpecies<Long> L4 = LongVector.SPECIES_256;
   private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
   @Override
   public int select(NumericChunk chunk, int n, int outcomes, long literal, boolean skips, long skipped,
       byte[] keep) {
-    boolean bytes = chunk.elementSize() == 1;
-    int lanes = bytes ? 32 : 16;
+    int size = chunk.elementSize();
+    int lanes = size == 1 ? 32 : size == 2 ? 16 : 8;
     int body = n - n % lanes;
-    int kept = bytes ? bytes(chunk, body, outcomes, literal, skips, skipped, keep)
-        : shorts(chunk, body, outcomes, literal, skips, skipped, keep);
+    int kept = switch (size) {
+      case 1 -> bytes(chunk, body, outcomes, literal, skips, skipped, keep);
+      case 2 -> shorts(chunk, body, outcomes, literal, skips, skipped, keep);
+      case 4 -> ints(chunk, body, outcomes, literal, skips, skipped, keep);
+      default -> longs(chunk, body, outcomes, literal, skips, skipped, keep);
+    };
     return kept + IntegerSelect.Scalar.range(chunk, body, n, outcomes, literal, skips, skipped, keep);
   }
 
@@ -73,6 +83,56 @@ final class VectorIntegerSelect implements IntegerSelect {
           .andNot(raw.eq(skip).and(skipping));
       zero.blend((short) 1, k).convertShape(VectorOperators.S2B, B16, 0).reinterpretAsBytes().intoArray(keep, i);
       kept += k.trueCount();
+    }
+    return kept;
+  }
+
+  private static int ints(NumericChunk c, int n, int outcomes, long literal, boolean skips, long skipped,
+      byte[] keep) {
+    int flip = c.layout == NumericChunk.Layout.UINT32 ? Integer.MIN_VALUE : 0;
+    int lit = (int) literal ^ flip;
+    int skip = (int) skipped;
+    VectorMask<Integer> less = I8.maskAll((outcomes & 1) != 0);
+    VectorMask<Integer> equal = I8.maskAll((outcomes & 2) != 0);
+    VectorMask<Integer> greater = I8.maskAll((outcomes & 4) != 0);
+    VectorMask<Integer> skipping = I8.maskAll(skips);
+    IntVector zero = IntVector.zero(I8);
+    int kept = 0;
+    for (int i = 0; i < n; i += 8) {
+      IntVector raw = IntVector.fromByteArray(I8, c.bytes, c.offset + 4 * i, LE);
+      IntVector e = raw.lanewise(VectorOperators.XOR, flip);
+      VectorMask<Integer> k = e.lt(lit).and(less).or(e.eq(lit).and(equal))
+          .or(e.compare(VectorOperators.GT, lit).and(greater))
+          .andNot(raw.eq(skip).and(skipping));
+      zero.blend(1, k).convertShape(VectorOperators.I2B, B8, 0).reinterpretAsBytes().intoArray(keep, i);
+      kept += k.trueCount();
+    }
+    return kept;
+  }
+
+  /** Eight int64 at a time, in two vectors whose marks are narrowed to ints and joined. */
+  private static int longs(NumericChunk c, int n, int outcomes, long literal, boolean skips, long skipped,
+      byte[] keep) {
+    VectorMask<Long> less = L4.maskAll((outcomes & 1) != 0);
+    VectorMask<Long> equal = L4.maskAll((outcomes & 2) != 0);
+    VectorMask<Long> greater = L4.maskAll((outcomes & 4) != 0);
+    VectorMask<Long> skipping = L4.maskAll(skips);
+    LongVector zero = LongVector.zero(L4);
+    int kept = 0;
+    for (int i = 0; i < n; i += 8) {
+      int at = c.offset + 8 * i;
+      LongVector x = LongVector.fromByteArray(L4, c.bytes, at, LE);
+      LongVector y = LongVector.fromByteArray(L4, c.bytes, at + 32, LE);
+      VectorMask<Long> low = x.lt(literal).and(less).or(x.eq(literal).and(equal))
+          .or(x.compare(VectorOperators.GT, literal).and(greater))
+          .andNot(x.eq(skipped).and(skipping));
+      VectorMask<Long> high = y.lt(literal).and(less).or(y.eq(literal).and(equal))
+          .or(y.compare(VectorOperators.GT, literal).and(greater))
+          .andNot(y.eq(skipped).and(skipping));
+      IntVector lows = (IntVector) zero.blend(1, low).convertShape(VectorOperators.L2I, I8, 0);
+      IntVector highs = (IntVector) zero.blend(1, high).convertShape(VectorOperators.L2I, I8, -1);
+      ((ByteVector) lows.or(highs).convertShape(VectorOperators.I2B, B8, 0)).intoArray(keep, i);
+      kept += low.trueCount() + high.trueCount();
     }
     return kept;
   }

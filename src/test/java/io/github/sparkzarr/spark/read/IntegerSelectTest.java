@@ -13,7 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A one-comparison filter on 1- and 2-byte integers marks, SIMD and scalar alike, exactly what the
+ * A one-comparison filter on stored integers of 1 to 8 bytes marks, SIMD and scalar alike, exactly what the
  * three-valued evaluation keeps (signed and unsigned orders, the masked value never kept, literals
  * at the type's bounds, lengths that leave a tail after the last vector); and the sums, counts and
  * extremes of the kept elements, taken by their marks, are those of the kept elements one by one.
@@ -22,12 +22,12 @@ class IntegerSelectTest {
   private static final int OFFSET = 5;
 
   @ParameterizedTest
-  @CsvSource({"INT,1", "UINT,1", "INT,2", "UINT,2"})
+  @CsvSource({"INT,1", "UINT,1", "INT,2", "UINT,2", "INT,4", "UINT,4", "INT,8"})
   void marksAreWhatTheFilterKeeps(String kind, int size) {
     DataType t = DataType.numeric(DataType.Kind.valueOf(kind), size, ByteOrder.LITTLE_ENDIAN);
     long skip = StoredIntegersTest.skippedValue(t);
-    long low = kind.equals("UINT") ? 0 : -(1L << (8 * size - 1));
-    long high = kind.equals("UINT") ? (1L << (8 * size)) - 1 : (1L << (8 * size - 1)) - 1;
+    long low = kind.equals("UINT") ? 0 : size == 8 ? Long.MIN_VALUE : -(1L << (8 * size - 1));
+    long high = kind.equals("UINT") ? (1L << (8 * size)) - 1 : size == 8 ? Long.MAX_VALUE : (1L << (8 * size - 1)) - 1;
     long[] literals = {low, high, skip, 0, 1, -1, 100, low + 1, high - 1};
     int checked = 0;
     for (int n : new int[] {1, 15, 16, 31, 33, 64, 203}) {
@@ -37,7 +37,8 @@ class IntegerSelectTest {
         FilterValues[] source = {new ChunkFilterValues(chunk, DataTypes.LongType, new StoredIntegers())};
         for (int outcomes = 1; outcomes < 7; outcomes++) {
           for (long literal : literals) {
-            if (!IntegerSelect.holds(chunk.layout, literal)) {
+            // the direct loops take no int64 that masks values (NumericChunk skips none of them)
+            if (!IntegerSelect.holds(chunk.layout, literal) || !chunk.storedIntegersReadable()) {
               continue;
             }
             ValueFilter.Comparison c = new ValueFilter.Comparison(0, outcomes, false, false, false, false, literal);
@@ -54,7 +55,9 @@ class IntegerSelectTest {
             byte[] viaFilter = new byte[n];
             assertEquals(kept, c.select(source, n, viaFilter, new ValueFilter.Scratch()), what);
             assertArrayEquals(expected, viaFilter, what);
-            checkKeptSums(chunk, n, expected, what);
+            if (chunk.layout.isSmallInteger()) {
+              checkKeptSums(chunk, n, expected, what);
+            }
             checked++;
           }
         }
@@ -65,7 +68,8 @@ class IntegerSelectTest {
 
   /** Holds only values of the layout's range. */
   @ParameterizedTest
-  @CsvSource({"INT,1,-128,127", "UINT,1,0,255", "INT,2,-32768,32767", "UINT,2,0,65535"})
+  @CsvSource({"INT,1,-128,127", "UINT,1,0,255", "INT,2,-32768,32767", "UINT,2,0,65535", "INT,4,-2147483648,2147483647",
+      "UINT,4,0,4294967295"})
   void literalsOutsideTheRangeAreNotHeld(String kind, int size, long low, long high) {
     DataType t = DataType.numeric(DataType.Kind.valueOf(kind), size, ByteOrder.LITTLE_ENDIAN);
     NumericChunk.Layout layout = new NumericChunk(new byte[8], t, null).layout;
