@@ -122,7 +122,7 @@ final class ExtremeAccumulator implements RowAccumulator {
   /** Small stored integers and floats the SIMD kernels take, in their lanes: see {@link #addKept}. */
   @Override
   public boolean addsKept(NumericChunk chunk) {
-    return kernels != null && (StoredIntegers.sumsKept(chunk) || takesFloats(chunk));
+    return kernels != null && (StoredIntegers.sumsKept(chunk) && chunk.layout.isSmallInteger() || takesFloats(chunk));
   }
 
   /** Whether the SIMD kernel takes runs of {@code chunk}: floats (not packed), at most one masked value. */

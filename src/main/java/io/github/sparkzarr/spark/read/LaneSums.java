@@ -134,8 +134,8 @@ interface LaneSums {
   }
 
   /**
-   * The exact sum ({@code out[0]}) of elements {@code [i, i + m)} of {@code chunk}, integers of 1
-   * or 2 bytes stored one after the other, {@code m} a multiple of 8, leaving out the elements
+   * The exact sum ({@code out[0]}) of elements {@code [i, i + m)} of {@code chunk}, integers of 1,
+   * 2 or 4 bytes stored one after the other, {@code m} a multiple of 8, leaving out the elements
    * storing the skipped value ({@link NumericChunk#skipsOneValue}) and, unless {@code keep} is
    * null, those a filter dropped ({@code keep[k]} 0 for element {@code k}); {@code out[1]} how many
    * were left out.

@@ -48,8 +48,8 @@ final class StoredIntegers {
 
   /**
    * As {@link #sum}, of the elements {@code k} of {@code [from, from + n)} a filter kept ({@code
-   * keep[k]} 1) only, in SIMD lanes with no gather of the kept ones: 1- and 2-byte integers stored
-   * one after the other ({@link #sumsKept}).
+   * keep[k]} 1) only, in SIMD lanes with no gather of the kept ones: 1-, 2- and 4-byte integers
+   * stored one after the other ({@link #sumsKept}).
    */
   long sumKept(NumericChunk c, int from, int n, byte[] keep) {
     int m = n & -LaneSums.LANES;
@@ -68,7 +68,8 @@ final class StoredIntegers {
 
   /** Whether {@link #sumKept} reads {@code c}. */
   static boolean sumsKept(NumericChunk c) {
-    return c.layout.isSmallInteger() && c.plane == 0 && c.storedIntegersReadable();
+    boolean layout = c.layout.isSmallInteger() || c.layout == Layout.INT32 || c.layout == Layout.UINT32;
+    return layout && c.plane == 0 && c.storedIntegersReadable();
   }
 
   /** How many of elements {@code [from, from + n)} are not missing. */

@@ -167,6 +167,10 @@ final class VectorLaneSums implements LaneSums {
 
   @Override
   public void sumSmall(NumericChunk c, int i, int m, byte[] keep, long[] out) {
+    if (c.elementSize() == 4) {
+      sumInts(c, i, m, keep, out);
+      return;
+    }
     // a masked value no element can hold (outside an int) masks nothing
     boolean skips = c.skipsOneValue && c.skippedValue == (int) c.skippedValue;
     VectorMask<Integer> skipping = I8.maskAll(skips);
@@ -201,6 +205,33 @@ final class VectorLaneSums implements LaneSums {
           + ((LongVector) acc.convertShape(VectorOperators.I2L, L4, 1)).reduceLanes(VectorOperators.ADD);
     }
     out[0] = sum;
+    out[1] = skipped;
+  }
+
+  /**
+   * {@link #sumSmall} of int32 or uint32: eight at a time, widened to longs (each lane holds the sum
+   * of at most 2^28 values below 2^32).
+   */
+  private static void sumInts(NumericChunk c, int i, int m, byte[] keep, long[] out) {
+    long unsigned = c.layout == NumericChunk.Layout.UINT32 ? 0xFFFFFFFFL : -1L;
+    VectorMask<Integer> skipping = I8.maskAll(c.skipsOneValue && IntegerSelect.holds(c.layout, c.skippedValue));
+    int skip = (int) c.skippedValue;
+    LongVector lo = LongVector.zero(L4);
+    LongVector hi = LongVector.zero(L4);
+    long skipped = 0;
+    for (int j = i; j < i + m; j += LANES) {
+      IntVector v = IntVector.fromByteArray(I8, c.bytes, c.offset + 4 * j, LE);
+      VectorMask<Integer> miss = v.eq(skip).and(skipping);
+      if (keep != null) {
+        miss = miss.or(((IntVector) ByteVector.fromArray(B8, keep, j)
+            .convertShape(VectorOperators.B2I, I8, 0)).eq(0));
+      }
+      skipped += miss.trueCount();
+      v = v.blend(0, miss);
+      lo = lo.add(((LongVector) v.convertShape(VectorOperators.I2L, L4, 0)).and(unsigned));
+      hi = hi.add(((LongVector) v.convertShape(VectorOperators.I2L, L4, 1)).and(unsigned));
+    }
+    out[0] = lo.reduceLanes(VectorOperators.ADD) + hi.reduceLanes(VectorOperators.ADD);
     out[1] = skipped;
   }
 
