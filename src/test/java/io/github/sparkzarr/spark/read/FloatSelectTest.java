@@ -99,10 +99,7 @@ class FloatSelectTest {
   void keptSumsAndCountsAreThoseOfTheKeptElements() {
     Random random = new Random(29);
     for (int n : new int[] {1, 7, 8, 13, 64, 203}) {
-      double[] values = new double[n];
-      for (int i = 0; i < n; i++) {
-        values[i] = random.nextInt(4) == 0 ? SPECIAL[random.nextInt(SPECIAL.length - 1)] : random.nextInt(7) - 3 + 0.5;
-      }
+      double[] values = halvesAndSpecials(random, n);
       byte[] keep = SumAccumulatorTest.marks(random, n);
       for (int mask = 0; mask < MASKS.length * 2; mask++) {
         NumericChunk chunk = chunk(values, mask % 2 == 0, MASKS[mask / 2]);
@@ -148,10 +145,7 @@ class FloatSelectTest {
   void keptRowsAddEachKeptElementToItsSlot() {
     Random random = new Random(31);
     for (int n : new int[] {1, 8, 13, 64, 203}) {
-      double[] values = new double[n];
-      for (int i = 0; i < n; i++) {
-        values[i] = random.nextInt(4) == 0 ? SPECIAL[random.nextInt(SPECIAL.length - 1)] : random.nextInt(7) - 3 + 0.5;
-      }
+      double[] values = halvesAndSpecials(random, n);
       byte[] keep = SumAccumulatorTest.marks(random, n);
       for (int mask = 0; mask < MASKS.length * 2; mask++) {
         NumericChunk chunk = chunk(values, mask % 2 == 0, MASKS[mask / 2]);
@@ -196,6 +190,15 @@ class FloatSelectTest {
         assertArrayEquals(scalarCounts, vectorCounts, what);
       }
     }
+  }
+
+  /** Halves from -2.5 to 3.5, and in a quarter of the places a special value other than 0.1 (sums are exact in any order). */
+  private static double[] halvesAndSpecials(Random random, int n) {
+    double[] values = new double[n];
+    for (int i = 0; i < n; i++) {
+      values[i] = random.nextInt(4) == 0 ? SPECIAL[random.nextInt(SPECIAL.length - 1)] : random.nextInt(7) - 3 + 0.5;
+    }
+    return values;
   }
 
   /** What the three-valued evaluation keeps, element by element, bypassing every tight loop. */
