@@ -287,18 +287,36 @@ final class ExtremeAccumulator implements RowAccumulator {
    */
   @Override
   public void addRow(NumericChunk chunk, int from, int n, int slot) {
-    int m = 0;
-    if (kernels != null && chunk.layout.isFloat() && chunk.maskNaN && chunk.maskedValueCount() <= 1
-        && !chunk.unpacks && chunk.plane == 0) {
-      m = n & -LaneExtremes.LANES;
-      kernels.row(chunk, from, m, max, chunk.masksValues() ? chunk.maskedValue(0) : Double.NaN, floating, slot);
-      for (int s = slot; s < slot + m; s++) {
-        seen[s] |= floating[s] == floating[s];
-      }
-    }
+    int m = addsRowKept(chunk) ? addLaneRow(chunk, from, n, null, slot) : 0;
     for (int j = m; j < n; j++) {
       addElement(chunk, from + j, slot + j);
     }
+  }
+
+  /** Floats whose NaN is missing, at most one other value masked, through the SIMD row kernel. */
+  @Override
+  public boolean addsRowKept(NumericChunk chunk) {
+    return kernels != null && chunk != null && chunk.layout.isFloat() && chunk.maskNaN
+        && chunk.maskedValueCount() <= 1 && !chunk.unpacks && chunk.plane == 0;
+  }
+
+  @Override
+  public void addRowKept(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
+    for (int j = addLaneRow(chunk, from, n, keep, slot); j < n; j++) {
+      if (keep[from + j] != 0) {
+        addElement(chunk, from + j, slot + j);
+      }
+    }
+  }
+
+  /** The row kernel over the whole vectors of a row (the kept elements, unless {@code keep} is null); returns how many it took. */
+  private int addLaneRow(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
+    int m = n & -LaneExtremes.LANES;
+    kernels.row(chunk, from, m, keep, max, chunk.masksValues() ? chunk.maskedValue(0) : Double.NaN, floating, slot);
+    for (int s = slot; s < slot + m; s++) {
+      seen[s] |= floating[s] == floating[s];
+    }
+    return m;
   }
 
   private void addElement(NumericChunk chunk, int i, int slot) {

@@ -95,6 +95,17 @@ final class ExtremePair implements RowAccumulator {
     max.addRow(chunk, from, n, slot);
   }
 
+  @Override
+  public boolean addsRowKept(NumericChunk chunk) {
+    return min.addsRowKept(chunk);
+  }
+
+  @Override
+  public void addRowKept(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
+    min.addRowKept(chunk, from, n, keep, slot);
+    max.addRowKept(chunk, from, n, keep, slot);
+  }
+
   /** Writes the MIN; {@link #maxPlace} writes the MAX. */
   @Override
   public void write(WritableColumnVector out, int from, int count) {
@@ -127,6 +138,15 @@ final class ExtremePair implements RowAccumulator {
 
       @Override
       public void addRow(NumericChunk chunk, int from, int n, int slot) {
+      }
+
+      @Override
+      public boolean addsRowKept(NumericChunk chunk) {
+        return true;
+      }
+
+      @Override
+      public void addRowKept(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
       }
 
       @Override

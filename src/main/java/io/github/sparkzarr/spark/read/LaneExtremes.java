@@ -50,9 +50,10 @@ interface LaneExtremes {
    * {@code chunk}, a float layout, {@code n} a multiple of 8, becomes {@code extremes[at + j]}
    * when it is larger ({@code max}) or smaller, or when that slot is empty (NaN); NaN elements, and
    * those equal to {@code skip} as doubles (a masked fill value; NaN for none), are left out
-   * (missing). Equal values keep the first, as the element loop does.
+   * (missing), and so are those a filter dropped ({@code keep[i + j]} 0, unless {@code keep} is
+   * null). Equal values keep the first, as the element loop does.
    */
-  void row(NumericChunk chunk, int i, int n, boolean max, double skip, double[] extremes, int at);
+  void row(NumericChunk chunk, int i, int n, byte[] keep, boolean max, double skip, double[] extremes, int at);
 
   /** Chooses once per JVM. */
   final class Holder {

@@ -114,13 +114,17 @@ final class VectorLaneExtremes implements LaneExtremes {
   }
 
   @Override
-  public void row(NumericChunk c, int i, int n, boolean max, double skip, double[] extremes, int at) {
+  public void row(NumericChunk c, int i, int n, byte[] keep, boolean max, double skip, double[] extremes, int at) {
     double[] values = new double[LANES];
     for (int j = 0; j < n; j += LANES) {
       VectorLaneSums.eight(c, i + j, values);
       for (int part = 0; part < LANES; part += 4) {
         DoubleVector v = DoubleVector.fromArray(D4, values, part);
         v = v.blend(Double.NaN, v.eq(skip)); // a masked value is left out as NaN is; NaN never equals
+        if (keep != null) {
+          v = v.blend(Double.NaN, ((LongVector) ByteVector.fromArray(B8, keep, i + j)
+              .convertShape(VectorOperators.B2L, L4, part / 4)).eq(0).cast(D4));
+        }
         int to = at + j + part;
         DoubleVector best = DoubleVector.fromArray(D4, extremes, to);
         // Each operator a constant: C2 compiles a comparison into SIMD only with a known operator.

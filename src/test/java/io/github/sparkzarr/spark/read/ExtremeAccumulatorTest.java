@@ -155,6 +155,54 @@ class ExtremeAccumulatorTest {
     }
   }
 
+  /**
+   * Rows of a map under a filter (element j to slot j), by the marks through the SIMD row kernel
+   * with a tail, alone and paired: each slot gets the extreme the element loop gives of its kept
+   * elements, an empty slot null.
+   */
+  @Test
+  void keptRowsGiveWhatTheElementLoopGivesOfTheKeptElements() {
+    Random rng = new Random(41);
+    int n = 203;
+    for (int size : new int[] {4, 8}) {
+      DataType t = DataType.numeric(DataType.Kind.FLOAT, size, ByteOrder.LITTLE_ENDIAN);
+      org.apache.spark.sql.types.DataType result = size == 4 ? DataTypes.FloatType : DataTypes.DoubleType;
+      for (int nanPattern = 0; nanPattern < 8; nanPattern++) {
+        byte[] bytes = plainBytes(values(rng, n, nanPattern), size, 3);
+        byte[] keep = SumAccumulatorTest.marks(rng, n);
+        for (CfDecoding cf : new CfDecoding[] {MASK_NAN, MASK_FILL_AND_NAN, MASK_INFINITY}) {
+          NumericChunk chunk = new NumericChunk(bytes, 3, 0, 0, t, cf);
+          String what = "size " + size + " nan " + nanPattern;
+          ExtremeAccumulator min = new ExtremeAccumulator(false, result);
+          ExtremeAccumulator max = new ExtremeAccumulator(true, result);
+          ExtremePair pair = new ExtremePair(new ExtremeAccumulator(false, result), new ExtremeAccumulator(true, result));
+          RowAccumulator maxPlace = pair.maxPlace();
+          ExtremeAccumulator minLoop = new ExtremeAccumulator(false, result, null);
+          ExtremeAccumulator maxLoop = new ExtremeAccumulator(true, result, null);
+          for (RowAccumulator a : new RowAccumulator[] {min, max, pair, maxPlace, minLoop, maxLoop}) {
+            a.ensure(n);
+          }
+          for (int row = 0; row < 2; row++) { // the same slots twice: the second row meets the first's extremes
+            for (RowAccumulator a : new RowAccumulator[] {min, max, pair, maxPlace}) {
+              assertEquals(true, a.addsRowKept(chunk), what);
+              a.addRowKept(chunk, 5 * row, n - 5 * row, keep, 0);
+            }
+            for (int j = 0; j < n - 5 * row; j++) {
+              if (keep[5 * row + j] != 0) {
+                minLoop.add(chunk, 5 * row + j, 1, j);
+                maxLoop.add(chunk, 5 * row + j, 1, j);
+              }
+            }
+          }
+          assertEquals(written(minLoop, n, result), written(min, n, result), "min, " + what);
+          assertEquals(written(minLoop, n, result), written(pair, n, result), "paired min, " + what);
+          assertEquals(written(maxLoop, n, result), written(max, n, result), "max, " + what);
+          assertEquals(written(maxLoop, n, result), written(maxPlace, n, result), "paired max, " + what);
+        }
+      }
+    }
+  }
+
   private static void assertPairMatchesAlone(NumericChunk chunk, int n,
       org.apache.spark.sql.types.DataType result, Random random, String what) {
     int slots = 40;
