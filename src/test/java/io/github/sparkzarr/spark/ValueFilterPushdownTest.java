@@ -84,6 +84,15 @@ class ValueFilterPushdownTest extends SparkTestBase {
         null), (i, j) -> i);
     ZarrPushdownTest.writeAll(ZarrPushdownTest.array(m, "v", "<f4", new long[] {96, 128}, new int[] {96, 128},
         List.of("y", "x"), null), (i, j) -> (i * 128 + j) % 7 - 3);
+    // 4- and 8-byte integers in rows long enough for the SIMD extremes: int32 masked by its fill
+    // (and holding its type's smallest value), uint32 above 2^31, int64 of both signs
+    ZarrPushdownTest.writeAll(ZarrPushdownTest.array(m, "k", "<i4", new long[] {96, 128}, new int[] {96, 128},
+        List.of("y", "x"), Json.nodes().numberNode(-1)), (i, j) -> (i * 131 + j * 17) % 97 == 0 ? -1
+        : i == 5 && j == 77 ? Integer.MIN_VALUE : (i * 128 + j) * 7919L % 200001 - 100000);
+    ZarrPushdownTest.writeAll(ZarrPushdownTest.array(m, "n", "<u4", new long[] {96, 128}, new int[] {96, 128},
+        List.of("y", "x"), null), (i, j) -> (i * 128 + j) * 2654435761L % 4294967296L);
+    ZarrPushdownTest.writeAll(ZarrPushdownTest.array(m, "l", "<i8", new long[] {96, 128}, new int[] {96, 128},
+        List.of("y", "x"), null), (i, j) -> (i * 128 + j) * 6364136223L % 2000000000000L - 1000000000000L);
     ZarrHierarchy.consolidateV2(m);
     manyDir.toFile().deleteOnExit();
   }
@@ -99,6 +108,19 @@ class ValueFilterPushdownTest extends SparkTestBase {
     aggregatesPushedPastTheFilter(many, "SELECT y, x, avg(v), count(v) FROM t WHERE v < 2 AND v > -3 GROUP BY y, x");
     assertEquals(96 * 128 * 3 / 7, query(many, "SELECT y, x, sum(v) FROM t WHERE v > 0 GROUP BY y, x", true).count(),
         1.0);
+  }
+
+  /** MIN and MAX of 4- and 8-byte integers taken by the filter's marks in SIMD lanes, alone and paired. */
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "SELECT min(k), max(k), count(k), count(*) FROM t WHERE v > 0",
+      "SELECT min(n), max(n), count(*) FROM t WHERE n > 3000000000 OR v < -2",
+      "SELECT max(l), min(l), count(*) FROM t WHERE l < 0",
+      "SELECT y, min(k), max(l), max(n), count(*) FROM t WHERE k > 10 GROUP BY y",
+      "SELECT min(l), max(n), min(k) FROM t WHERE v = 1",
+  })
+  void wideIntegerExtremesOverFilteredValues(String sql) {
+    aggregatesPushedPastTheFilter(many, sql);
   }
 
   /** {@code sql} over view t of {@code path} with its position columns, pushdowns on or off. */

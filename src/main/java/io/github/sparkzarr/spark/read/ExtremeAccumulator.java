@@ -119,10 +119,10 @@ final class ExtremeAccumulator implements RowAccumulator {
     }
   }
 
-  /** Small stored integers and floats the SIMD kernels take, in their lanes: see {@link #addKept}. */
+  /** Stored integers and floats the SIMD kernels take, in their lanes: see {@link #addKept}. */
   @Override
   public boolean addsKept(NumericChunk chunk) {
-    return kernels != null && (StoredIntegers.sumsKept(chunk) && chunk.layout.isSmallInteger() || takesFloats(chunk));
+    return kernels != null && (LaneExtremes.takesStored(chunk) || takesFloats(chunk));
   }
 
   /** Whether the SIMD kernel takes runs of {@code chunk}: floats (not packed), at most one masked value. */
@@ -134,10 +134,10 @@ final class ExtremeAccumulator implements RowAccumulator {
   @Override
   public void addKept(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
     if (chunk.storedIntegersReadable()) {
-      int small = smallIntegerElements(chunk, n);
-      kernels.smallIntegerExtremes(chunk, from, small, keep, storedExtremes);
+      int taken = storedLaneElements(chunk, n);
+      kernels.storedIntegerExtremes(chunk, from, taken, keep, storedExtremes);
       addStoredExtremes(chunk, storedExtremes, slot);
-      addKeptElements(chunk, from + small, from + n, keep, slot);
+      addKeptElements(chunk, from + taken, from + n, keep, slot);
       return;
     }
     int whole = laneElements(chunk, n);
@@ -178,17 +178,20 @@ final class ExtremeAccumulator implements RowAccumulator {
   }
 
   /**
-   * The extreme of stored integers: in SIMD lanes when nothing is masked, else a block at a time
-   * ({@link StoredIntegers}). Unpacking keeps or reverses their order, so a packed variable's
-   * extreme is that of its stored integers, unpacked.
+   * The extreme of stored integers in SIMD lanes: int32 and int64 with nothing masked by this
+   * side's kernel alone ({@link LaneExtremes#integralExtreme}, also from blosc's shuffled planes),
+   * others by both sides' kernel; what no kernel takes, a block at a time ({@link
+   * StoredIntegers}). Unpacking keeps or reverses their order, so a packed variable's extreme is
+   * that of its stored integers, unpacked.
    */
   private void addStored(NumericChunk chunk, int from, int n, int slot) {
-    int small = smallIntegerElements(chunk, n);
-    if (small > 0) {
-      kernels.smallIntegerExtremes(chunk, from, small, null, storedExtremes);
+    boolean oneSide = chunk.layout.hasLanes() && !chunk.masksValues();
+    int taken = oneSide ? 0 : storedLaneElements(chunk, n);
+    if (taken > 0) {
+      kernels.storedIntegerExtremes(chunk, from, taken, null, storedExtremes);
       addStoredExtremes(chunk, storedExtremes, slot);
-      from += small;
-      n -= small;
+      from += taken;
+      n -= taken;
     }
     boolean storedMax = max != chunk.unpackReversesOrder();
     int i = from;
@@ -206,17 +209,14 @@ final class ExtremeAccumulator implements RowAccumulator {
   private final long[] storedExtremes = new long[3];
 
   /**
-   * How many of a run's {@code n} elements {@link LaneExtremes#smallIntegerExtremes} takes: a
-   * multiple of its lanes for 1- and 2-byte integers one after the other, nothing masked but one
-   * value; else 0.
+   * How many of a run's {@code n} elements {@link LaneExtremes#storedIntegerExtremes} takes: a
+   * multiple of its lanes for integers it reads ({@link LaneExtremes#takesStored}); else 0.
    */
-  int smallIntegerElements(NumericChunk chunk, int n) {
-    boolean lanes = kernels != null && chunk.layout.isSmallInteger() && chunk.plane == 0
-        && chunk.storedIntegersReadable();
-    return lanes ? n - n % LaneExtremes.SMALL_LANES : 0;
+  int storedLaneElements(NumericChunk chunk, int n) {
+    return kernels != null && LaneExtremes.takesStored(chunk) ? n - n % LaneExtremes.STORED_LANES : 0;
   }
 
-  /** The stored minimum and maximum of {@link LaneExtremes#smallIntegerExtremes}: this side's, unpacked. */
+  /** The stored minimum and maximum of {@link LaneExtremes#storedIntegerExtremes}: this side's, unpacked. */
   void addStoredExtremes(NumericChunk chunk, long[] extremes, int slot) {
     if (extremes[2] > 0) {
       addStoredValue(chunk, extremes[max != chunk.unpackReversesOrder() ? 1 : 0], slot);

@@ -3,9 +3,9 @@ package io.github.sparkzarr.spark.read;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 
 /**
- * The MIN and the MAX of one variable in one query, fed together: a run of floats, or of 1- and
- * 2-byte integers, is read once for both ({@link LaneExtremes#extremes}, {@link
- * LaneExtremes#smallIntegerExtremes}), where two accumulators would each load it (and, from
+ * The MIN and the MAX of one variable in one query, fed together: a run of floats, or of stored
+ * integers, is read once for both ({@link LaneExtremes#extremes}, {@link
+ * LaneExtremes#storedIntegerExtremes}), where two accumulators would each load it (and, from
  * blosc's byte-shuffled blocks, gather it from four planes). Everything else is handed to each.
  * It takes the MIN's place among a scan's accumulators; {@link #maxPlace} takes the MAX's.
  */
@@ -29,13 +29,13 @@ final class ExtremePair implements RowAccumulator {
 
   @Override
   public void add(NumericChunk chunk, int from, int n, int slot) {
-    int small = min.smallIntegerElements(chunk, n);
-    if (small > 0) {
-      min.kernels().smallIntegerExtremes(chunk, from, small, null, stored);
+    int taken = min.storedLaneElements(chunk, n);
+    if (taken > 0) {
+      min.kernels().storedIntegerExtremes(chunk, from, taken, null, stored);
       min.addStoredExtremes(chunk, stored, slot);
       max.addStoredExtremes(chunk, stored, slot);
-      min.add(chunk, from + small, n - small, slot);
-      max.add(chunk, from + small, n - small, slot);
+      min.add(chunk, from + taken, n - taken, slot);
+      max.add(chunk, from + taken, n - taken, slot);
       return;
     }
     int whole = min.laneElements(chunk, n);
@@ -58,13 +58,13 @@ final class ExtremePair implements RowAccumulator {
     return min.addsKept(chunk);
   }
 
-  /** Small stored integers or floats read once for both, by a filter's marks. */
+  /** Stored integers or floats read once for both, by a filter's marks. */
   @Override
   public void addKept(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
     int done;
     if (chunk.storedIntegersReadable()) {
-      done = min.smallIntegerElements(chunk, n);
-      min.kernels().smallIntegerExtremes(chunk, from, done, keep, stored);
+      done = min.storedLaneElements(chunk, n);
+      min.kernels().storedIntegerExtremes(chunk, from, done, keep, stored);
       min.addStoredExtremes(chunk, stored, slot);
       max.addStoredExtremes(chunk, stored, slot);
     } else {

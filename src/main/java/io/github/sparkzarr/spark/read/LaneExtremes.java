@@ -32,18 +32,24 @@ interface LaneExtremes {
    */
   long integralExtreme(NumericChunk chunk, int i, int n, boolean max);
 
-  /** Elements a run of {@link #smallIntegerExtremes} must be a multiple of: one byte vector. */
-  int SMALL_LANES = 32;
+  /** Elements a run of {@link #storedIntegerExtremes} must be a multiple of: one byte vector. */
+  int STORED_LANES = 32;
 
   /**
    * The smallest ({@code out[0]}) and the largest ({@code out[1]}) stored value of elements
-   * {@code [i, i + n)} of {@code chunk}, 1- or 2-byte integers one after the other, {@code n} a
-   * multiple of {@link #SMALL_LANES}, in one pass, leaving out the elements storing {@link
-   * NumericChunk#skippedValue} when {@link NumericChunk#skipsOneValue} and, unless {@code keep} is
-   * null, those a filter dropped ({@code keep[k]} 0 for element {@code k}); {@code out[2]} how many
-   * were not left out (when none, {@code out[0]} and {@code out[1]} mean nothing).
+   * {@code [i, i + n)} of {@code chunk}, integers of any layout one after the other ({@link
+   * #takesStored}), {@code n} a multiple of {@link #STORED_LANES}, in one pass, leaving out the
+   * elements storing {@link NumericChunk#skippedValue} when {@link NumericChunk#skipsOneValue}
+   * and, unless {@code keep} is null, those a filter dropped ({@code keep[k]} 0 for element {@code
+   * k}); {@code out[2]} how many were not left out (when none, {@code out[0]} and {@code out[1]}
+   * mean nothing).
    */
-  void smallIntegerExtremes(NumericChunk chunk, int i, int n, byte[] keep, long[] out);
+  void storedIntegerExtremes(NumericChunk chunk, int i, int n, byte[] keep, long[] out);
+
+  /** Whether {@link #storedIntegerExtremes} reads {@code chunk}: integers one after the other, at most one value masked. */
+  static boolean takesStored(NumericChunk chunk) {
+    return !chunk.layout.isFloat() && chunk.plane == 0 && chunk.storedIntegersReadable();
+  }
 
   /**
    * A row of a map (one slot per element): element {@code j} of {@code [i, i + n)} of

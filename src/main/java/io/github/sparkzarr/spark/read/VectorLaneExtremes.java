@@ -46,17 +46,73 @@ final class VectorLaneExtremes implements LaneExtremes {
    * order; left-out elements are replaced by the identity of MIN and of MAX and counted.
    */
   @Override
-  public void smallIntegerExtremes(NumericChunk c, int i, int n, byte[] keep, long[] out) {
+  public void storedIntegerExtremes(NumericChunk c, int i, int n, byte[] keep, long[] out) {
     NumericChunk.Layout t = c.layout;
-    boolean unsigned = t == NumericChunk.Layout.UINT8 || t == NumericChunk.Layout.UINT16;
-    boolean wide = t == NumericChunk.Layout.INT16 || t == NumericChunk.Layout.UINT16;
-    int bits = wide ? 16 : 8;
+    boolean unsigned = t == NumericChunk.Layout.UINT8 || t == NumericChunk.Layout.UINT16
+        || t == NumericChunk.Layout.UINT32;
+    int bits = 8 * c.elementSize();
     long lowest = unsigned ? 0 : -(1L << (bits - 1));
-    // a masked value outside the type's range masks nothing
-    boolean skips = c.skipsOneValue && c.skippedValue >= lowest && c.skippedValue < lowest + (1L << bits);
-    long left = wide ? shortExtremes(c, i, n, unsigned, skips, keep, out)
-        : byteExtremes(c, i, n, unsigned, skips, keep, out);
+    // a masked value outside the type's range masks nothing (int64 masks none: NumericChunk)
+    boolean skips = c.skipsOneValue && bits < 64 && c.skippedValue >= lowest && c.skippedValue < lowest + (1L << bits);
+    long left = switch (bits) {
+      case 8 -> byteExtremes(c, i, n, unsigned, skips, keep, out);
+      case 16 -> shortExtremes(c, i, n, unsigned, skips, keep, out);
+      case 32 -> intExtremes(c, i, n, unsigned, skips, keep, out);
+      default -> longExtremes(c, i, n, keep, out);
+    };
     out[2] = n - left;
+  }
+
+  private static long longExtremes(NumericChunk c, int i, int n, byte[] keep, long[] out) {
+    LongVector lo = LongVector.broadcast(L4, Long.MAX_VALUE);
+    LongVector hi = LongVector.broadcast(L4, Long.MIN_VALUE);
+    long left = 0;
+    for (int j = i; j < i + n; j += 8) {
+      for (int part = 0; part < 2; part++) {
+        LongVector v = LongVector.fromByteArray(L4, c.bytes, c.offset + 8 * j + 32 * part, LE);
+        if (keep == null) {
+          lo = lo.min(v);
+          hi = hi.max(v);
+        } else {
+          // the marks of elements j + 4 * part on: half of the eight from j
+          VectorMask<Long> dropped = ((LongVector) ByteVector.fromArray(B8, keep, j)
+              .convertShape(VectorOperators.B2L, L4, part)).eq(0);
+          lo = lo.min(v.blend(Long.MAX_VALUE, dropped));
+          hi = hi.max(v.blend(Long.MIN_VALUE, dropped));
+          left += dropped.trueCount();
+        }
+      }
+    }
+    out[0] = lo.reduceLanes(VectorOperators.MIN);
+    out[1] = hi.reduceLanes(VectorOperators.MAX);
+    return left;
+  }
+
+  private static long intExtremes(NumericChunk c, int i, int n, boolean unsigned, boolean skips, byte[] keep,
+      long[] out) {
+    int flip = unsigned ? Integer.MIN_VALUE : 0;
+    int skip = (int) c.skippedValue;
+    VectorMask<Integer> skipping = I8.maskAll(skips);
+    IntVector lo = IntVector.broadcast(I8, Integer.MAX_VALUE);
+    IntVector hi = IntVector.broadcast(I8, Integer.MIN_VALUE);
+    long left = 0;
+    for (int j = i; j < i + n; j += I8.length()) {
+      IntVector v = IntVector.fromByteArray(I8, c.bytes, c.offset + 4 * j, LE);
+      VectorMask<Integer> out0 = v.eq(skip).and(skipping);
+      if (keep != null) {
+        out0 = out0.or(((IntVector) ByteVector.fromArray(B8, keep, j)
+            .convertShape(VectorOperators.B2I, I8, 0)).eq(0));
+      }
+      IntVector x = v.lanewise(VectorOperators.XOR, flip);
+      lo = lo.min(x.blend(Integer.MAX_VALUE, out0));
+      hi = hi.max(x.blend(Integer.MIN_VALUE, out0));
+      left += out0.trueCount();
+    }
+    int min = lo.reduceLanes(VectorOperators.MIN) ^ flip;
+    int max = hi.reduceLanes(VectorOperators.MAX) ^ flip;
+    out[0] = unsigned ? min & 0xFFFFFFFFL : min;
+    out[1] = unsigned ? max & 0xFFFFFFFFL : max;
+    return left;
   }
 
   private static long shortExtremes(NumericChunk c, int i, int n, boolean unsigned, boolean skips, byte[] keep,

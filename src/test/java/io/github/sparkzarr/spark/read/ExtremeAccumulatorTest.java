@@ -11,6 +11,8 @@ import java.util.Random;
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
 import org.apache.spark.sql.types.DataTypes;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * MIN and MAX reduced in SIMD lanes give what the element loop gives (whose results the pushdown
@@ -237,63 +239,61 @@ class ExtremeAccumulatorTest {
   }
 
   /**
-   * The same for int32 and int64, plain and shuffled: random values, each type's own extremes at
-   * chosen places, values all of one sign, and a masked value (CF), which leaves every element to
-   * the loop.
+   * Stored integers of every layout, signed and not, in SIMD lanes: the stored minimum, maximum and
+   * count of the elements not masked, with nothing masked, a value that occurs masked, a value
+   * outside the type's range (masks nothing), and every element masked (int64 masks nothing: see
+   * NumericChunk); runs at odd offsets.
    */
-  /**
-   * 1- and 2-byte integers, signed and not, in SIMD lanes: the stored minimum, maximum and count
-   * of the elements not masked, with nothing masked, a value that occurs masked, a value outside
-   * the type's range (masks nothing), and every element masked; runs at odd offsets.
-   */
-  @Test
-  void smallIntegerRunsGiveTheirExtremesAndCounts() {
-    Random random = new Random(11);
-    for (DataType.Kind kind : new DataType.Kind[] {DataType.Kind.INT, DataType.Kind.UINT}) {
-      for (int size : new int[] {1, 2}) {
-        DataType t = DataType.numeric(kind, size, ByteOrder.LITTLE_ENDIAN);
-        long lowest = kind == DataType.Kind.UINT ? 0 : -(1L << (8 * size - 1));
-        long span = 1L << (8 * size);
-        for (int run = 0; run < 40; run++) {
-          int n = LaneExtremes.SMALL_LANES * (1 + random.nextInt(6));
-          int pad = random.nextInt(7);
-          long[] values = new long[n];
-          for (int k = 0; k < n; k++) {
-            // extremes of the type now and then, to check the unsigned order
-            values[k] = random.nextInt(9) == 0 ? (random.nextBoolean() ? lowest : lowest + span - 1)
-                : lowest + Math.floorMod(random.nextLong(), span);
-          }
-          long mask = switch (run % 4) {
-            case 0 -> Long.MIN_VALUE; // nothing masked
-            case 1 -> values[random.nextInt(n)];
-            case 2 -> lowest - 1; // outside the range
-            default -> values[0];
-          };
-          if (run % 4 == 3) {
-            java.util.Arrays.fill(values, mask);
-          }
-          CfDecoding cf = mask == Long.MIN_VALUE ? null
-              : new CfDecoding(new double[] {mask}, false, 1, 0, false, true, null);
-          NumericChunk chunk = new NumericChunk(integerBytes(values, size, pad, false), pad, 0, 0, t, cf);
-          long min = Long.MAX_VALUE;
-          long max = Long.MIN_VALUE;
-          long kept = 0;
-          for (long v : values) {
-            if (cf == null || v != mask) {
-              min = Math.min(min, v);
-              max = Math.max(max, v);
-              kept++;
-            }
-          }
-          long[] out = new long[3];
-          LaneExtremes.best().smallIntegerExtremes(chunk, 0, n, null, out);
-          String what = kind + " " + size + " run " + run;
-          assertEquals(kept, out[2], what);
-          if (kept > 0) {
-            assertEquals(min, out[0], what);
-            assertEquals(max, out[1], what);
-          }
+  @ParameterizedTest
+  @CsvSource({"INT,1", "UINT,1", "INT,2", "UINT,2", "INT,4", "UINT,4", "INT,8"})
+  void storedIntegerRunsGiveTheirExtremesAndCounts(String kindName, int size) {
+    Random random = new Random(11 + size);
+    DataType.Kind kind = DataType.Kind.valueOf(kindName);
+    DataType t = DataType.numeric(kind, size, ByteOrder.LITTLE_ENDIAN);
+    boolean longs = size == 8;
+    long lowest = kind == DataType.Kind.UINT ? 0 : longs ? Long.MIN_VALUE : -(1L << (8 * size - 1));
+    long highest = kind == DataType.Kind.UINT ? (1L << (8 * size)) - 1 : longs ? Long.MAX_VALUE : -lowest - 1;
+    for (int run = 0; run < 40; run++) {
+      if (longs && run % 4 != 0) {
+        continue;
+      }
+      int n = LaneExtremes.STORED_LANES * (1 + random.nextInt(6));
+      int pad = random.nextInt(7);
+      long[] values = new long[n];
+      for (int k = 0; k < n; k++) {
+        // extremes of the type now and then, to check the unsigned order
+        values[k] = random.nextInt(9) == 0 ? (random.nextBoolean() ? lowest : highest)
+            : longs ? random.nextLong() : lowest + Math.floorMod(random.nextLong(), highest - lowest + 1);
+      }
+      long mask = switch (run % 4) {
+        case 0 -> Long.MIN_VALUE; // nothing masked
+        case 1 -> values[random.nextInt(n)];
+        case 2 -> run % 8 == 2 ? lowest - 1 : highest + 1; // outside the range, whose low bits are stored values
+        default -> values[0];
+      };
+      if (run % 4 == 3) {
+        java.util.Arrays.fill(values, mask);
+      }
+      CfDecoding cf = mask == Long.MIN_VALUE ? null
+          : new CfDecoding(new double[] {mask}, false, 1, 0, false, true, null);
+      NumericChunk chunk = new NumericChunk(integerBytes(values, size, pad, false), pad, 0, 0, t, cf);
+      long min = Long.MAX_VALUE;
+      long max = Long.MIN_VALUE;
+      long kept = 0;
+      for (long v : values) {
+        if (cf == null || v != mask) {
+          min = Math.min(min, v);
+          max = Math.max(max, v);
+          kept++;
         }
+      }
+      long[] out = new long[3];
+      LaneExtremes.best().storedIntegerExtremes(chunk, 0, n, null, out);
+      String what = kind + " " + size + " run " + run;
+      assertEquals(kept, out[2], what);
+      if (kept > 0) {
+        assertEquals(min, out[0], what);
+        assertEquals(max, out[1], what);
       }
     }
   }

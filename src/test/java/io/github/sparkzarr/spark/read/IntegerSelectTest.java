@@ -58,6 +58,12 @@ class IntegerSelectTest {
             if (StoredIntegers.sumsKept(chunk)) {
               checkKeptSums(chunk, n, expected, what);
             }
+            if (LaneExtremes.takesStored(chunk)) {
+              for (int from : starts(n)) {
+                int m = n - from;
+                checkKeptExtremes(chunk, from, m - m % LaneExtremes.STORED_LANES, expected, what + " from " + from);
+              }
+            }
             checked++;
           }
         }
@@ -79,9 +85,7 @@ class IntegerSelectTest {
 
   /** Sums and counts of the kept elements by their marks, from several starts, as one by one. */
   private static void checkKeptSums(NumericChunk chunk, int n, byte[] keep, String what) {
-    Random random = new Random(n);
-    for (int round = 0; round < 3; round++) {
-      int from = round == 0 ? 0 : random.nextInt(n);
+    for (int from : starts(n)) {
       int m = n - from;
       long sum = 0;
       long count = 0;
@@ -100,10 +104,13 @@ class IntegerSelectTest {
       new ScalarLaneSums().sumSmall(chunk, from, body, keep, scalar);
       new VectorLaneSums().sumSmall(chunk, from, body, keep, vector);
       assertArrayEquals(scalar, vector, what + " kernels from " + from);
-      if (chunk.layout.isSmallInteger()) {
-        checkKeptExtremes(chunk, from, m - m % LaneExtremes.SMALL_LANES, keep, what + " from " + from);
-      }
     }
+  }
+
+  /** Where runs of {@code n} elements start: 0 and two random places. */
+  private static int[] starts(int n) {
+    Random random = new Random(n);
+    return new int[] {0, random.nextInt(n), random.nextInt(n)};
   }
 
   /** The SIMD kernel's extremes of the kept elements, as one by one. */
@@ -119,7 +126,7 @@ class IntegerSelectTest {
       }
     }
     long[] out = new long[3];
-    LaneExtremes.best().smallIntegerExtremes(chunk, from, m, keep, out);
+    LaneExtremes.best().storedIntegerExtremes(chunk, from, m, keep, out);
     assertEquals(count, out[2], what + " extremes' count");
     if (count > 0) {
       assertEquals(min, out[0], what + " min");
