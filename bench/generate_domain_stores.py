@@ -11,6 +11,9 @@ so the reader is measured on files it did not write:
     images_u8  a stack of RGB training images (image, y, x, channel) = (4096, 256, 256, 3) of uint8,
                channels last as numpy and the ML loaders hold them, chunks (16, 256, 256, 3),
                zarr-python's default compressor (blosc lz4, byte shuffle)
+    depth_i4   read depths per call (variants, samples) = (524288, 512) of int32, Poisson around
+               30, -1 (the fill value, so missing to xarray and to Spark) for 1% of calls, chunks
+               (10000, 512), the default compressor
     embeddings_f2  float16 embeddings (item, feature) = (1048576, 256), normal values, chunks
                (8192, 256), the default compressor (512 MiB decoded)
 
@@ -27,10 +30,11 @@ import numpy as np
 import zarr
 
 
-def create(out, name, var, dims, shape, chunks, dtype, compressor):
+def create(out, name, var, dims, shape, chunks, dtype, compressor, fill_value=0):
     path = os.path.join(out, name + ".zarr")
     root = zarr.open_group(path, mode="w")
-    a = root.create_dataset(var, shape=shape, chunks=chunks, dtype=dtype, compressor=compressor)
+    a = root.create_dataset(var, shape=shape, chunks=chunks, dtype=dtype, compressor=compressor,
+                            fill_value=fill_value)
     a.attrs["_ARRAY_DIMENSIONS"] = list(dims)
     return path, a
 
@@ -83,6 +87,19 @@ def images_u8(out, rng):
     return path
 
 
+def depth_i4(out, rng):
+    shape = (524288, 512)
+    path, a = create(out, "depth_i4", "call_DP", ("variants", "samples"), shape, (10000, 512), "<i4",
+                     zarr.storage.default_compressor, fill_value=-1)
+    step = 50000
+    for v0 in range(0, shape[0], step):
+        v1 = min(shape[0], v0 + step)
+        depth = rng.poisson(30, (v1 - v0, shape[1])).astype(np.int32)
+        depth[rng.random(depth.shape) < 0.01] = -1
+        a[v0:v1] = depth
+    return path
+
+
 def embeddings_f2(out, rng):
     shape = (1048576, 256)
     path, a = create(out, "embeddings_f2", "embedding", ("item", "feature"), shape, (8192, 256), "<f2",
@@ -92,7 +109,8 @@ def embeddings_f2(out, rng):
     return path
 
 
-STORES = {"image_u16": image_u16, "calls_i8": calls_i8, "images_u8": images_u8, "embeddings_f2": embeddings_f2}
+STORES = {"image_u16": image_u16, "calls_i8": calls_i8, "images_u8": images_u8, "depth_i4": depth_i4,
+          "embeddings_f2": embeddings_f2}
 
 
 def main(out, names):

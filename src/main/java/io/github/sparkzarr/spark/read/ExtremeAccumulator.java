@@ -185,8 +185,7 @@ final class ExtremeAccumulator implements RowAccumulator {
    * that of its stored integers, unpacked.
    */
   private void addStored(NumericChunk chunk, int from, int n, int slot) {
-    boolean oneSide = chunk.layout.hasLanes() && !chunk.masksValues();
-    int taken = oneSide ? 0 : storedLaneElements(chunk, n);
+    int taken = unfilteredStoredLaneElements(chunk, n);
     if (taken > 0) {
       kernels.storedIntegerExtremes(chunk, from, taken, null, storedExtremes);
       addStoredExtremes(chunk, storedExtremes, slot);
@@ -214,6 +213,16 @@ final class ExtremeAccumulator implements RowAccumulator {
    */
   int storedLaneElements(NumericChunk chunk, int n) {
     return kernels != null && LaneExtremes.takesStored(chunk) ? n - n % LaneExtremes.STORED_LANES : 0;
+  }
+
+  /**
+   * {@link #storedLaneElements}, except for int32 and int64 with nothing masked, whose one-sided
+   * kernel ({@link LaneExtremes#integralExtreme}, a min or max per vector, no masks) is several
+   * times faster than both sides with masks (0.06 against 0.4 ns per int32 element on JDK 17), so
+   * MIN and MAX each take their own pass.
+   */
+  int unfilteredStoredLaneElements(NumericChunk chunk, int n) {
+    return chunk.layout.hasLanes() && !chunk.masksValues() ? 0 : storedLaneElements(chunk, n);
   }
 
   /** The stored minimum and maximum of {@link LaneExtremes#storedIntegerExtremes}: this side's, unpacked. */

@@ -29,7 +29,7 @@ final class ExtremePair implements RowAccumulator {
 
   @Override
   public void add(NumericChunk chunk, int from, int n, int slot) {
-    int taken = min.storedLaneElements(chunk, n);
+    int taken = min.unfilteredStoredLaneElements(chunk, n);
     if (taken > 0) {
       min.kernels().storedIntegerExtremes(chunk, from, taken, null, stored);
       min.addStoredExtremes(chunk, stored, slot);
