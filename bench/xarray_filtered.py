@@ -6,7 +6,9 @@ mean of those values grouped by the second dimension (the first and third reduce
 `SELECT lat, avg(value), count(*) ... WHERE value > 280 GROUP BY lat` computes it; since session
 29 also the sum and count of the values in (THRESHOLD - 10, THRESHOLD + 10) (`WHERE value > 270
 AND value < 290`) and the mean and count of the values above THRESHOLD over the first dimension,
-a map (`SELECT lat, lon, avg(value), count(*) ... WHERE value > 280 GROUP BY lat, lon`).
+a map (`SELECT lat, lon, avg(value), count(*) ... WHERE value > 280 GROUP BY lat, lon`); since
+session 30 the minimum, maximum and count of the values above THRESHOLD (`SELECT min(value),
+max(value), count(*) ... WHERE value > 280`).
 
     /usr/bin/python3 bench/xarray_filtered.py STORE VAR [THRESHOLD (default 280)]
 """
@@ -34,6 +36,8 @@ def main():
                               ("filtered sum, count", lambda: dask.compute(kept.sum(), above.sum())[0]),
                               (f"filtered mean by {da.dims[1]}", lambda: kept.mean(reduced).compute()),
                               ("range sum, count", lambda: dask.compute(da.where(inside).sum(), inside.sum())[0]),
+                              ("filtered min, max, count",
+                               lambda: dask.compute(kept.min(), kept.max(), above.sum())[0]),
                               (f"filtered mean and count over {da.dims[0]}",
                                lambda: dask.compute(kept.mean(da.dims[0]), above.sum(da.dims[0]))[0])]:
             result = compute()
