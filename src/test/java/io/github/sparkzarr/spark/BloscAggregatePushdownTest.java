@@ -78,6 +78,48 @@ class BloscAggregatePushdownTest extends SparkTestBase {
     dir.toFile().deleteOnExit();
   }
 
+  /**
+   * int64 (k, z), int32 (i) and uint32 (u, near 2^32) over rows of 1,024 (chunks 4 x 1024 of a 20 x
+   * 2100 array, both signs, so every byte plane varies): sums and counts alone add each blosc byte
+   * plane as stored, in 256-byte blocks (k, i) or whole chunks (z, u); with MIN/MAX or a grouped x
+   * the planes are un-shuffled first. Spark's answers
+   * either way. The sums stay below 2^53: Spark's own AVG of longs adds doubles, exact only there.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "SELECT sum(k), count(k), avg(k), count(*), sum(z), avg(z), sum(i), avg(u) FROM t",
+      "SELECT y, sum(k), avg(k), sum(z), sum(i), sum(u), count(*) FROM t GROUP BY y",
+      "SELECT sum(k), sum(z), count(z) FROM t WHERE x_index >= 1000 AND y_index < 13",
+      "SELECT sum(k), min(k), max(z), sum(z) FROM t",
+      "SELECT x, sum(k), sum(z) FROM t GROUP BY x",
+  })
+  void int64SumsOfBytePlanesAnswerAsSparkDoes(String sql) throws Exception {
+    Path dir = Files.createTempDirectory("zarr-blosc-int64").resolve("wide.zarr");
+    HadoopStore s = new HadoopStore(dir.toString(), new Configuration());
+    ZarrHierarchy.writeGroupV2(s, "", null);
+    BloscCodec small = new BloscCodec(BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, 256, 0);
+    BloscCodec whole = new BloscCodec(BloscCname.ZSTD, 1, BloscShuffle.SHUFFLE, 0, 0);
+    ZarrPushdownTest.writeAll(array(s, "y", "<f8", new long[] {20}, new int[] {4}, List.of("y"), null, small, null),
+        (i, j) -> i * 2.0);
+    ZarrPushdownTest.writeAll(array(s, "x", "<f8", new long[] {2100}, new int[] {1024}, List.of("x"), null, small, null),
+        (i, j) -> i * 0.5);
+    long[] shape = {20, 2100};
+    int[] chunks = {4, 1024};
+    List<String> dims = List.of("y", "x");
+    ZarrPushdownTest.writeAll(array(s, "k", "<i8", shape, chunks, dims, null, small, null),
+        (i, j) -> (i - 10) * 1e10 + j * 1e3 + j % 7);
+    ZarrPushdownTest.writeAll(array(s, "z", "<i8", shape, chunks, dims, null, whole, null),
+        (i, j) -> (j % 3 - 1) * 1.7e11 - i);
+    ZarrPushdownTest.writeAll(array(s, "i", "<i4", shape, chunks, dims, null, small, null),
+        (i, j) -> (i - 10) * 1e8 - j * 7);
+    ZarrPushdownTest.writeAll(array(s, "u", "<u4", shape, chunks, dims, null, whole, null),
+        (i, j) -> 4e9 - i * 1e7 - j);
+    ZarrHierarchy.consolidateV2(s);
+    Dataset<Row> on = AggregatePushdownTest.query(dir.toString(), sql, true);
+    assertTrue(pushed(on), () -> "not pushed: " + on.queryExecution().executedPlan());
+    assertRowsEqual(sorted(AggregatePushdownTest.query(dir.toString(), sql, false)), sorted(on), sql);
+  }
+
   private static ZarrArray array(HadoopStore s, String name, String dtype, long[] shape, int[] chunks,
       List<String> dims, Double fill, BloscCodec blosc, Double missingValue) throws Exception {
     DataType t = NumpyDtype.parse(dtype);

@@ -75,6 +75,11 @@ final class CountAccumulator implements RowAccumulator {
       floating.addKept(chunk, from, n, keep, slot);
       return;
     }
+    if (countsAll(chunk)) {
+      // nothing missing: the marks alone (a kept sum of int64 could overflow, which a count must not)
+      counts[slot] += Marks.count(keep, from, n);
+      return;
+    }
     stored.sumKept(chunk, from, n, keep);
     counts[slot] += stored.counted;
   }

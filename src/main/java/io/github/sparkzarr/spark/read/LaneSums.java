@@ -155,6 +155,52 @@ interface LaneSums {
     out[1] = skipped;
   }
 
+  /**
+   * The sum ({@code out[0]}) of elements {@code [i, i + m)} of {@code chunk}, int64 stored one
+   * after the other, {@code m} a multiple of 8, leaving out, unless {@code keep} is null, those a
+   * filter dropped; {@code out[1]} how many were. Returns false, {@code out} then undefined, when
+   * a partial sum may have left a long: the caller adds them again one by one, each addition
+   * checked. True means {@code out[0]} is the exact sum.
+   */
+  default boolean sumLongs(NumericChunk chunk, int i, int m, byte[] keep, long[] out) {
+    long sum = 0;
+    long skipped = 0;
+    try {
+      for (int k = i; k < i + m; k++) {
+        if (keep != null && keep[k] == 0) {
+          skipped++;
+        } else {
+          sum = Math.addExact(sum, chunk.integralAt(k));
+        }
+      }
+    } catch (ArithmeticException e) {
+      return false;
+    }
+    out[0] = sum;
+    out[1] = skipped;
+    return true;
+  }
+
+  /**
+   * The exact sum ({@code out[0]}) of elements {@code [i, i + m)} of {@code chunk}, 4- or 8-byte
+   * integers in a byte-shuffled block's planes ({@link NumericChunk#plane} not 0), none masked, any
+   * {@code m}; {@code out[1]} 0. Returns false, {@code out} then undefined, when the sum may have
+   * left a long: the caller adds them again one by one, each addition checked.
+   */
+  default boolean sumPlanes(NumericChunk chunk, int i, int m, long[] out) {
+    long sum = 0;
+    try {
+      for (int k = i; k < i + m; k++) {
+        sum = Math.addExact(sum, chunk.integralAt(k));
+      }
+    } catch (ArithmeticException e) {
+      return false;
+    }
+    out[0] = sum;
+    out[1] = 0;
+    return true;
+  }
+
   /** Whether any of the eight sums {@code sums[at, at + 8)} is NaN. */
   static boolean anyNaN(double[] sums, int at) {
     for (int k = at; k < at + LANES; k++) {

@@ -27,6 +27,11 @@ final class StoredIntegers {
     boolean checked = c.layout == NumericChunk.Layout.INT64;
     long sum = 0;
     counted = 0;
+    if (c.plane != 0 && !c.skipsOneValue && kernels.sumPlanes(c, from, n, small)) {
+      // a byte-shuffled block (4- and 8-byte integers): each plane's bytes summed as they are
+      counted = n;
+      return small[0];
+    }
     if (c.layout.isSmallInteger() && c.plane == 0) {
       // 1- and 2-byte integers in SIMD lanes: the masked value left out there, not by a pass of its own
       int m = n & -LaneSums.LANES;
@@ -35,6 +40,15 @@ final class StoredIntegers {
       counted = m - small[1];
       from += m;
       n -= m;
+    } else if (checked && c.plane == 0) {
+      // int64 in SIMD lanes, unless a lane's sum may have overflowed: then one by one, checked
+      int m = n & -LaneSums.LANES;
+      if (kernels.sumLongs(c, from, m, null, small)) {
+        sum = small[0];
+        counted = m;
+        from += m;
+        n -= m;
+      }
     }
     for (int start = from; start < from + n; start += BLOCK) {
       int kept = loadKept(c, start, Math.min(BLOCK, from + n - start));
@@ -48,18 +62,25 @@ final class StoredIntegers {
 
   /**
    * As {@link #sum}, of the elements {@code k} of {@code [from, from + n)} a filter kept ({@code
-   * keep[k]} 1) only, in SIMD lanes with no gather of the kept ones: 1-, 2- and 4-byte integers
-   * stored one after the other ({@link #sumsKept}).
+   * keep[k]} 1) only, in SIMD lanes with no gather of the kept ones: integers stored one after the
+   * other ({@link #sumsKept}). int64 additions are checked; throws ArithmeticException on an overflow.
    */
   long sumKept(NumericChunk c, int from, int n, byte[] keep) {
     int m = n & -LaneSums.LANES;
-    kernels.sumSmall(c, from, m, keep, small);
+    if (c.layout != Layout.INT64) {
+      kernels.sumSmall(c, from, m, keep, small);
+    } else if (!kernels.sumLongs(c, from, m, keep, small)) {
+      // a lane's sum may have overflowed: all of them one by one, each addition checked
+      small[0] = 0;
+      small[1] = 0;
+      m = 0;
+    }
     long sum = small[0];
     counted = m - small[1];
     for (int k = from + m; k < from + n; k++) {
       long v = c.integralAt(k);
       if (keep[k] != 0 && !(c.skipsOneValue && v == c.skippedValue)) {
-        sum += v;
+        sum = Math.addExact(sum, v);
         counted++;
       }
     }
@@ -68,7 +89,8 @@ final class StoredIntegers {
 
   /** Whether {@link #sumKept} reads {@code c}. */
   static boolean sumsKept(NumericChunk c) {
-    boolean layout = c.layout.isSmallInteger() || c.layout == Layout.INT32 || c.layout == Layout.UINT32;
+    boolean layout = c.layout.isSmallInteger() || c.layout == Layout.INT32 || c.layout == Layout.UINT32
+        || c.layout == Layout.INT64;
     return layout && c.plane == 0 && c.storedIntegersReadable();
   }
 

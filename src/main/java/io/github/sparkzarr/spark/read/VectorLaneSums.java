@@ -25,6 +25,8 @@ final class VectorLaneSums implements LaneSums {
   private static final VectorSpecies<Short> S8 = ShortVector.SPECIES_128;
   private static final VectorSpecies<Byte> B8 = ByteVector.SPECIES_64;
   private static final VectorSpecies<Integer> I8 = IntVector.SPECIES_256;
+  private static final VectorSpecies<Short> S16 = ShortVector.SPECIES_256;
+  private static final VectorSpecies<Byte> B32 = ByteVector.SPECIES_256;
   private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
   @Override
@@ -233,6 +235,98 @@ final class VectorLaneSums implements LaneSums {
     }
     out[0] = lo.reduceLanes(VectorOperators.ADD) + hi.reduceLanes(VectorOperators.ADD);
     out[1] = skipped;
+  }
+
+  /**
+   * Eight lanes of long sums; a lane's addition overflowed when its result's sign differs from
+   * both addends' signs, and those sign bits are gathered in one vector, so the loop has no branch.
+   */
+  @Override
+  public boolean sumLongs(NumericChunk c, int i, int m, byte[] keep, long[] out) {
+    LongVector lo = LongVector.zero(L4);
+    LongVector hi = LongVector.zero(L4);
+    LongVector overflow = LongVector.zero(L4);
+    long skipped = 0;
+    for (int j = i; j < i + m; j += LANES) {
+      LongVector a = LongVector.fromByteArray(L4, c.bytes, c.offset + 8 * j, LE);
+      LongVector b = LongVector.fromByteArray(L4, c.bytes, c.offset + 8 * j + 32, LE);
+      if (keep != null) {
+        ByteVector marks = ByteVector.fromArray(B8, keep, j);
+        VectorMask<Long> droppedA = ((LongVector) marks.convertShape(VectorOperators.B2L, L4, 0)).eq(0);
+        VectorMask<Long> droppedB = ((LongVector) marks.convertShape(VectorOperators.B2L, L4, 1)).eq(0);
+        a = a.blend(0, droppedA);
+        b = b.blend(0, droppedB);
+        skipped += droppedA.trueCount() + droppedB.trueCount();
+      }
+      LongVector sumA = lo.add(a);
+      LongVector sumB = hi.add(b);
+      overflow = overflow.or(lo.lanewise(VectorOperators.XOR, sumA).and(a.lanewise(VectorOperators.XOR, sumA)))
+          .or(hi.lanewise(VectorOperators.XOR, sumB).and(b.lanewise(VectorOperators.XOR, sumB)));
+      lo = sumA;
+      hi = sumB;
+    }
+    if (overflow.reduceLanes(VectorOperators.OR) < 0) {
+      return false;
+    }
+    long sum = 0;
+    try {
+      for (int k = 0; k < L4.length(); k++) {
+        sum = Math.addExact(Math.addExact(sum, lo.lane(k)), hi.lane(k));
+      }
+    } catch (ArithmeticException e) {
+      return false;
+    }
+    out[0] = sum;
+    out[1] = skipped;
+    return true;
+  }
+
+  /** Vectors of bytes added in 16-bit lanes, two bytes per lane each, before the lanes could overflow. */
+  private static final int SHORT_ROUNDS = 65_535 / (2 * 255);
+
+  /**
+   * With no un-shuffled copy: the sum of the elements is the sum over their byte planes k of each
+   * plane's byte sum times 2^(8k), the top plane's bytes signed for a signed type. A plane's bytes
+   * are summed in 16-bit lanes; the planes are then combined from the top one down, every step
+   * checked, so a sum that leaves a long returns false.
+   */
+  @Override
+  public boolean sumPlanes(NumericChunk c, int i, int m, long[] out) {
+    int top = c.elementSize() - 1;
+    boolean signed = c.layout != NumericChunk.Layout.UINT32;
+    long total = 0;
+    int whole = m & -B32.length();
+    try {
+      for (int k = top; k >= 0; k--) {
+        // a signed top plane's bytes: each biased by 128 (XOR 0x80), the bias taken off at the end
+        byte bias = k == top && signed ? Byte.MIN_VALUE : 0;
+        int at = c.offset + k * c.plane + i;
+        long plane = 0;
+        for (int start = 0; start < whole; start += SHORT_ROUNDS * B32.length()) {
+          int end = Math.min(whole, start + SHORT_ROUNDS * B32.length());
+          ShortVector acc = ShortVector.zero(S16);
+          for (int j = start; j < end; j += B32.length()) {
+            ShortVector pairs = ByteVector.fromArray(B32, c.bytes, at + j).lanewise(VectorOperators.XOR, bias)
+                .reinterpretAsShorts();
+            acc = acc.add(pairs.and((short) 0xFF)).add(pairs.lanewise(VectorOperators.LSHR, 8));
+          }
+          plane += ((IntVector) acc.convertShape(VectorOperators.S2I, I8, 0)).and(0xFFFF).reduceLanes(VectorOperators.ADD)
+              + ((IntVector) acc.convertShape(VectorOperators.S2I, I8, 1)).and(0xFFFF).reduceLanes(VectorOperators.ADD);
+        }
+        for (int j = whole; j < m; j++) {
+          plane += (c.bytes[at + j] ^ bias) & 0xFF;
+        }
+        if (bias != 0) {
+          plane -= 128L * m;
+        }
+        total = Math.addExact(Math.multiplyExact(total, 256), plane);
+      }
+    } catch (ArithmeticException e) {
+      return false;
+    }
+    out[0] = total;
+    out[1] = 0;
+    return true;
   }
 
   @Override

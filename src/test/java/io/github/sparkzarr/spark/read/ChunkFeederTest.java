@@ -133,6 +133,40 @@ class ChunkFeederTest {
     }
   }
 
+  /**
+   * int64, int32 and uint32 only summed and counted (no mask) are read from blosc's byte planes,
+   * each plane's bytes summed, in runs of at least 1,024 elements: the whole chunk's sums and
+   * counts, for every group; an edge chunk's shorter rows and a grouped last dimension are read
+   * un-shuffled.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("integerCases")
+  void integerSumsAddTheBytePlanesAsStored(String name, String dtype, BloscCodec blosc) throws Exception {
+    ZarrArray array = write(2, dtype, new long[] {13, 3000}, new int[] {6, 2048}, blosc, "0");
+    for (int[] groupDims : new int[][] {{}, {0}, {1}}) {
+      Result whole = aggregate(array, null, groupDims, Mode.WHOLE, true);
+      Result fused = aggregate(array, null, groupDims, Mode.FUSED, true);
+      String what = name + " groups=" + java.util.Arrays.toString(groupDims);
+      assertEquals(whole.values, fused.values, what);
+      assertEquals(groupDims.length == 0 || groupDims[0] == 0, fused.shuffledPieces > 0, what + ": planes read");
+      // the missing chunk's fill, and at least a block of each of the two edge chunks (rows of 952)
+      assertTrue(fused.pieces - fused.shuffledPieces >= 3, what + ": short runs are read un-shuffled");
+    }
+    Result masked = aggregate(array, CfDecoding.of("v", array.metadata(), true), new int[0], Mode.FUSED, true);
+    assertEquals(0, masked.shuffledPieces, "a masked value is tested element by element, un-shuffled");
+    assertEquals(aggregate(array, CfDecoding.of("v", array.metadata(), true), new int[0], Mode.WHOLE, true).values,
+        masked.values);
+  }
+
+  static Stream<Arguments> integerCases() {
+    return Stream.of(
+        Arguments.of("i8 lz4, blocks of 4,096 elements", "<i8", blosc(BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, 32768)),
+        Arguments.of("i8 zstd, blocks of 100 elements", "<i8", blosc(BloscCname.ZSTD, 1, BloscShuffle.SHUFFLE, 800)),
+        Arguments.of("i8 lz4, whole chunks", "<i8", blosc(BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, 0)),
+        Arguments.of("i4 zstd, blocks of 100 elements", "<i4", blosc(BloscCname.ZSTD, 1, BloscShuffle.SHUFFLE, 400)),
+        Arguments.of("u4 lz4, blocks of 4,096 elements", "<u4", blosc(BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, 16384)));
+  }
+
   private enum Mode { WHOLE, FUSED, BLOCKS }
 
   private record Result(List<Object> values, int chunks, int pieces, int shuffledPieces) {}
@@ -140,15 +174,22 @@ class ChunkFeederTest {
   /** Every aggregate over the whole array as a partition would compute it, chunk by chunk. */
   private static Result aggregate(ZarrArray array, CfDecoding cf, int[] groupDims, Mode mode)
       throws IOException {
+    return aggregate(array, cf, groupDims, mode, false);
+  }
+
+  /** @param sumsOnly integer SUM and COUNT(v) only, instead of COUNT(v), MIN, MAX (and SUM of floats) */
+  private static Result aggregate(ZarrArray array, CfDecoding cf, int[] groupDims, Mode mode, boolean sumsOnly)
+      throws IOException {
     ArrayMetadata md = array.metadata();
     DataType type = array.memoryType();
     boolean floats = type.kind() == DataType.Kind.FLOAT;
     org.apache.spark.sql.types.DataType resultType = floats
         ? (type.size() <= 4 ? DataTypes.FloatType : DataTypes.DoubleType)
         : (type.size() == 4 ? DataTypes.IntegerType : DataTypes.LongType);
-    List<Accumulator> accs = new ArrayList<>(List.of(new CountAccumulator(true),
+    List<Accumulator> accs = sumsOnly ? new ArrayList<>(List.of(new CountAccumulator(true), new IntSumAccumulator()))
+        : new ArrayList<>(List.of(new CountAccumulator(true),
         new ExtremeAccumulator(false, resultType), new ExtremeAccumulator(true, resultType)));
-    if (floats) {
+    if (floats && !sumsOnly) {
       accs.add(new SumAccumulator());
     }
     Accumulator[] targets = accs.toArray(new Accumulator[0]);
@@ -223,7 +264,7 @@ class ChunkFeederTest {
     List<Object> values = new ArrayList<>();
     for (Accumulator a : targets) {
       values.add(written(a, slots, a instanceof SumAccumulator ? DataTypes.DoubleType
-          : a instanceof CountAccumulator ? DataTypes.LongType : resultType));
+          : a instanceof CountAccumulator || a instanceof IntSumAccumulator ? DataTypes.LongType : resultType));
     }
     values.add(written(rows, slots, DataTypes.LongType));
     return new Result(values, counters[0], counters[1], counters[2]);
@@ -316,6 +357,7 @@ class ChunkFeederTest {
         case "f2" -> b.putShort(io.github.sparkzarr.zarr.dtype.HalfFloat.fromDouble(v));
         case "f8" -> b.putDouble(v);
         case "i4" -> b.putInt(Double.isNaN(v) ? 5 : (int) v);
+        case "u4" -> b.putInt(Double.isNaN(v) ? 5 : (int) (long) (v * 4e5)); // the top bit set in most
         default -> b.putLong(Double.isNaN(v) ? 5 : (long) (v * 1e9));
       }
     }

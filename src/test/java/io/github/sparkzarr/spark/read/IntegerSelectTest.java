@@ -101,8 +101,13 @@ class IntegerSelectTest {
       int body = m & -LaneSums.LANES;
       long[] scalar = new long[2];
       long[] vector = new long[2];
-      new ScalarLaneSums().sumSmall(chunk, from, body, keep, scalar);
-      new VectorLaneSums().sumSmall(chunk, from, body, keep, vector);
+      if (chunk.layout == NumericChunk.Layout.INT64) {
+        assertTrue(new ScalarLaneSums().sumLongs(chunk, from, body, keep, scalar), what);
+        assertTrue(new VectorLaneSums().sumLongs(chunk, from, body, keep, vector), what);
+      } else {
+        new ScalarLaneSums().sumSmall(chunk, from, body, keep, scalar);
+        new VectorLaneSums().sumSmall(chunk, from, body, keep, vector);
+      }
       assertArrayEquals(scalar, vector, what + " kernels from " + from);
     }
   }

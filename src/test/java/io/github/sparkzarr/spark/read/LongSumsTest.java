@@ -1,0 +1,222 @@
+package io.github.sparkzarr.spark.read;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.sparkzarr.zarr.dtype.DataType;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Random;
+import java.util.function.LongUnaryOperator;
+import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
+import org.apache.spark.sql.types.DataTypes;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link LaneSums#sumLongs} and {@link LaneSums#sumPlanes}, SIMD and scalar: int64 elements stored
+ * one after the other (with and without a filter's marks) or in blosc's byte planes, and int32 and
+ * uint32 in byte planes. Whenever they answer, the answer is the exact sum; whenever the exact sum
+ * leaves a long, they decline, so the caller's checked loop fails.
+ */
+class LongSumsTest {
+  private static final DataType I8 = DataType.numeric(DataType.Kind.INT, 8, ByteOrder.LITTLE_ENDIAN);
+  private static final LaneSums[] KERNELS = {new VectorLaneSums(), new ScalarLaneSums()};
+  private static final int OFFSET = 3;
+
+  /** Element k at {@code OFFSET + 8k}, or byte j of element k at {@code OFFSET + j * n + k} when shuffled. */
+  private static NumericChunk chunk(long[] values, boolean shuffled) {
+    int n = values.length;
+    ByteBuffer b = ByteBuffer.allocate(OFFSET + 8 * n).order(ByteOrder.LITTLE_ENDIAN);
+    for (int k = 0; k < n; k++) {
+      if (shuffled) {
+        for (int j = 0; j < 8; j++) {
+          b.put(OFFSET + j * n + k, (byte) (values[k] >>> (8 * j)));
+        }
+      } else {
+        b.putLong(OFFSET + 8 * k, values[k]);
+      }
+    }
+    return new NumericChunk(b.array(), OFFSET, shuffled ? n : 0, 0, I8, null);
+  }
+
+  private static long[] values(int n, Random r, LongUnaryOperator shape) {
+    long[] v = new long[n];
+    for (int k = 0; k < n; k++) {
+      v[k] = shape.applyAsLong(r.nextLong());
+    }
+    return v;
+  }
+
+  /** Checks every kernel on {@code [from, from + m)} of {@code v}: exact when it answers, declines when the sum leaves a long. */
+  private static void check(long[] v, int from, int m, byte[] keep, boolean shuffled, String what) {
+    BigInteger exact = BigInteger.ZERO;
+    long dropped = 0;
+    for (int k = from; k < from + m; k++) {
+      if (keep != null && keep[k] == 0) {
+        dropped++;
+      } else {
+        exact = exact.add(BigInteger.valueOf(v[k]));
+      }
+    }
+    boolean fits = exact.bitLength() < 64;
+    NumericChunk c = chunk(v, shuffled);
+    for (LaneSums kernel : KERNELS) {
+      long[] out = {-1, -1};
+      boolean answered = shuffled ? kernel.sumPlanes(c, from, m, out) : kernel.sumLongs(c, from, m, keep, out);
+      String which = what + " " + kernel.getClass().getSimpleName();
+      if (!fits) {
+        assertFalse(answered, which + ": the sum leaves a long");
+      } else if (answered) {
+        assertEquals(exact.longValueExact(), out[0], which);
+        assertEquals(dropped, out[1], which);
+      }
+    }
+  }
+
+  @Test
+  void sumsAreExactOrDeclinedForStoredAndShuffledElements() {
+    Random r = new Random(11);
+    int n = 3 * 4096 + 40;
+    LongUnaryOperator[] shapes = {
+        x -> x >> 40, // small, both signs
+        x -> x >> 8, // about 2^55: sums of a few hundred leave a long
+        x -> x, // any long
+        x -> Math.abs(x >> 4), // large and positive: sums leave a long going up
+        x -> -Math.abs(x >> 4)}; // and going down
+    for (int s = 0; s < shapes.length; s++) {
+      long[] v = values(n, r, shapes[s]);
+      byte[] keep = new byte[n];
+      for (int k = 0; k < n; k++) {
+        keep[k] = (byte) (r.nextInt(3) == 0 ? 0 : 1);
+      }
+      for (int[] run : new int[][] {{0, 8}, {0, 64}, {16, 4096}, {8, n - 48}, {0, 8 * 600}}) {
+        String what = "shape " + s + " run " + run[0] + "+" + run[1];
+        check(v, run[0], run[1], null, false, what);
+        check(v, run[0], run[1], keep, false, what + " kept");
+      }
+      // byte planes: any start and length (the SIMD loop takes 32 bytes of a plane at a time)
+      for (int[] run : new int[][] {{0, n}, {5, 37}, {1, 4096 * 3}, {0, 31}}) {
+        check(v, run[0], run[1], null, true, "shape " + s + " planes " + run[0] + "+" + run[1]);
+      }
+    }
+  }
+
+  /**
+   * Runs long enough that the planes' 16-bit lanes must be flushed (128 rounds of 32 bytes), every
+   * byte of the low six planes 0xFF; and every top byte negative.
+   */
+  @Test
+  void longRunsOfFullBytesSumExactlyByPlanes() {
+    int n = 3 * 4096 + 37;
+    for (long value : new long[] {0x0000_FFFF_FFFF_FFFFL, -1L, Long.MIN_VALUE / 16384, -0x0000_FFFF_FFFF_FFFFL}) {
+      long[] v = new long[n];
+      java.util.Arrays.fill(v, value);
+      NumericChunk c = chunk(v, true);
+      for (LaneSums kernel : KERNELS) {
+        long[] out = new long[2];
+        assertTrue(kernel.sumPlanes(c, 0, n, out), kernel.getClass().getSimpleName());
+        assertEquals(value * n, out[0], Long.toHexString(value) + " " + kernel.getClass().getSimpleName());
+      }
+    }
+  }
+
+  /** int32 and uint32 in byte planes (the top plane signed for int32 only), any start and length. */
+  @Test
+  void fourByteIntegersSumByPlanes() {
+    Random r = new Random(5);
+    int n = 3 * 4096 + 21;
+    for (DataType.Kind kind : new DataType.Kind[] {DataType.Kind.INT, DataType.Kind.UINT}) {
+      DataType t = DataType.numeric(kind, 4, ByteOrder.LITTLE_ENDIAN);
+      int[] v = new int[n];
+      for (int k = 0; k < n; k++) {
+        v[k] = k % 5 == 0 ? (k % 2 == 0 ? -1 : Integer.MIN_VALUE) : r.nextInt();
+      }
+      byte[] bytes = new byte[OFFSET + 4 * n];
+      for (int k = 0; k < n; k++) {
+        for (int j = 0; j < 4; j++) {
+          bytes[OFFSET + j * n + k] = (byte) (v[k] >>> (8 * j));
+        }
+      }
+      NumericChunk c = new NumericChunk(bytes, OFFSET, n, 0, t, null);
+      for (int[] run : new int[][] {{0, n}, {7, 33}, {100, 4096 * 2 + 5}, {0, 31}}) {
+        long exact = 0;
+        for (int k = run[0]; k < run[0] + run[1]; k++) {
+          exact += kind == DataType.Kind.UINT ? v[k] & 0xFFFFFFFFL : v[k];
+        }
+        for (LaneSums kernel : KERNELS) {
+          long[] out = new long[2];
+          String what = kind + " " + run[0] + "+" + run[1] + " " + kernel.getClass().getSimpleName();
+          assertTrue(kernel.sumPlanes(c, run[0], run[1], out), what);
+          assertEquals(exact, out[0], what);
+        }
+      }
+      // a masked value (-1, the fill) is never summed by planes, which cannot leave it out
+      NumericChunk masked = new NumericChunk(bytes, OFFSET, n, 0, t,
+          new io.github.sparkzarr.spark.schema.CfDecoding(new double[] {kind == DataType.Kind.UINT ? 0xFFFFFFFFL : -1},
+              false, 1, 0, false, false, null));
+      long kept = 0;
+      long count = 0;
+      for (int k = 0; k < n; k++) {
+        if (v[k] != -1) {
+          kept += kind == DataType.Kind.UINT ? v[k] & 0xFFFFFFFFL : v[k];
+          count++;
+        }
+      }
+      StoredIntegers stored = new StoredIntegers();
+      assertEquals(kept, stored.sum(masked, 0, n), kind + " masked");
+      assertEquals(count, stored.counted, kind + " masked");
+    }
+  }
+
+  private static long written(Accumulator a) {
+    OnHeapColumnVector out = new OnHeapColumnVector(1, DataTypes.LongType);
+    a.write(out, 0, 1);
+    return out.getLong(0);
+  }
+
+  /**
+   * Four times 2^62 wraps to 0; summed in lanes or by planes it is declined, and the accumulator's
+   * checked loop then fails, whichever way the elements are stored.
+   */
+  @Test
+  void anOverflowIsNeverAWrappedTotal() {
+    long q = 1L << 62;
+    long[] v = new long[64];
+    for (int k = 0; k < 4; k++) {
+      v[8 * k] = q;
+    }
+    for (boolean shuffled : new boolean[] {false, true}) {
+      for (LaneSums kernel : KERNELS) {
+        NumericChunk c = chunk(v, shuffled);
+        assertFalse(shuffled ? kernel.sumPlanes(c, 0, 64, new long[2]) : kernel.sumLongs(c, 0, 64, null, new long[2]));
+      }
+      IntSumAccumulator sum = new IntSumAccumulator();
+      sum.ensure(1);
+      NumericChunk c = chunk(v, shuffled);
+      assertThrows(ArithmeticException.class, () -> sum.add(c, 0, 64, 0), "shuffled=" + shuffled);
+      byte[] keep = new byte[64];
+      java.util.Arrays.fill(keep, (byte) 1);
+      if (!shuffled) {
+        assertThrows(ArithmeticException.class, () -> sum.addKept(c, 0, 64, keep, 0));
+        keep[16] = 0;
+        keep[24] = 0; // two of 2^62 left: 2^63 still leaves a long
+        assertThrows(ArithmeticException.class, () -> sum.addKept(c, 0, 64, keep, 0));
+        keep[8] = 0;
+        IntSumAccumulator kept = new IntSumAccumulator();
+        kept.ensure(1);
+        kept.addKept(c, 0, 64, keep, 0);
+        assertEquals(q, written(kept));
+        // COUNT(v) of the kept elements counts by the marks: it never fails for a sum's overflow
+        CountAccumulator count = new CountAccumulator(true);
+        count.ensure(1);
+        java.util.Arrays.fill(keep, (byte) 1);
+        keep[3] = 0;
+        count.addKept(c, 0, 64, keep, 0);
+        assertEquals(63, written(count));
+      }
+    }
+  }
+}
