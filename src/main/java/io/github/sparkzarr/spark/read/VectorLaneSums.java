@@ -246,17 +246,15 @@ final class VectorLaneSums implements LaneSums {
     LongVector lo = LongVector.zero(L4);
     LongVector hi = LongVector.zero(L4);
     LongVector overflow = LongVector.zero(L4);
-    long skipped = 0;
+    long skipped = keep == null ? 0 : m - Marks.count(keep, i, m);
     for (int j = i; j < i + m; j += LANES) {
       LongVector a = LongVector.fromByteArray(L4, c.bytes, c.offset + 8 * j, LE);
       LongVector b = LongVector.fromByteArray(L4, c.bytes, c.offset + 8 * j + 32, LE);
       if (keep != null) {
+        // a mark (0 or 1) negated is no bits or all bits: the dropped elements become 0
         ByteVector marks = ByteVector.fromArray(B8, keep, j);
-        VectorMask<Long> droppedA = ((LongVector) marks.convertShape(VectorOperators.B2L, L4, 0)).eq(0);
-        VectorMask<Long> droppedB = ((LongVector) marks.convertShape(VectorOperators.B2L, L4, 1)).eq(0);
-        a = a.blend(0, droppedA);
-        b = b.blend(0, droppedB);
-        skipped += droppedA.trueCount() + droppedB.trueCount();
+        a = a.and(((LongVector) marks.convertShape(VectorOperators.B2L, L4, 0)).neg());
+        b = b.and(((LongVector) marks.convertShape(VectorOperators.B2L, L4, 1)).neg());
       }
       LongVector sumA = lo.add(a);
       LongVector sumB = hi.add(b);
@@ -268,10 +266,13 @@ final class VectorLaneSums implements LaneSums {
     if (overflow.reduceLanes(VectorOperators.OR) < 0) {
       return false;
     }
+    long[] lanes = new long[LANES];
+    lo.intoArray(lanes, 0);
+    hi.intoArray(lanes, 4);
     long sum = 0;
     try {
-      for (int k = 0; k < L4.length(); k++) {
-        sum = Math.addExact(Math.addExact(sum, lo.lane(k)), hi.lane(k));
+      for (long lane : lanes) {
+        sum = Math.addExact(sum, lane);
       }
     } catch (ArithmeticException e) {
       return false;
