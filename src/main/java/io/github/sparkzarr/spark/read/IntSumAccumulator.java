@@ -7,8 +7,9 @@ import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
  * SUM of an integer variable as Spark's partial SUM keeps it: a long per group, missing values
  * skipped, null when a group has no value. One call adds fewer than 2^31 values of up to 32 bits,
  * whose sum cannot leave a long, so only its addition to the group's total is checked; int64 values
- * are checked one by one. An overflow is an error, as under Spark's ANSI rules, never a wrapped
- * total (the scan sums int64 variables only when those rules are on).
+ * are summed exactly in SIMD lanes or by byte planes, and one by one, each addition checked, when
+ * those may have overflowed ({@link StoredIntegers}). An overflow is an error, as under Spark's ANSI
+ * rules, never a wrapped total (the scan sums int64 variables only when those rules are on).
  */
 final class IntSumAccumulator implements RowAccumulator {
   /**
