@@ -163,6 +163,21 @@ interface LaneSums {
    * checked. True means {@code out[0]} is the exact sum.
    */
   default boolean sumLongs(NumericChunk chunk, int i, int m, byte[] keep, long[] out) {
+    return checkedSum(chunk, i, m, keep, out);
+  }
+
+  /**
+   * The exact sum ({@code out[0]}) of elements {@code [i, i + m)} of {@code chunk}, 4- or 8-byte
+   * integers in a byte-shuffled block's planes ({@link NumericChunk#plane} not 0), none masked, any
+   * {@code m}; {@code out[1]} 0. Returns false, {@code out} then undefined, when the sum may have
+   * left a long: the caller adds them again one by one, each addition checked.
+   */
+  default boolean sumPlanes(NumericChunk chunk, int i, int m, long[] out) {
+    return checkedSum(chunk, i, m, null, out);
+  }
+
+  /** Element by element, any layout and plane: the scalar {@link #sumLongs} and {@link #sumPlanes}. */
+  private static boolean checkedSum(NumericChunk chunk, int i, int m, byte[] keep, long[] out) {
     long sum = 0;
     long skipped = 0;
     try {
@@ -178,26 +193,6 @@ interface LaneSums {
     }
     out[0] = sum;
     out[1] = skipped;
-    return true;
-  }
-
-  /**
-   * The exact sum ({@code out[0]}) of elements {@code [i, i + m)} of {@code chunk}, 4- or 8-byte
-   * integers in a byte-shuffled block's planes ({@link NumericChunk#plane} not 0), none masked, any
-   * {@code m}; {@code out[1]} 0. Returns false, {@code out} then undefined, when the sum may have
-   * left a long: the caller adds them again one by one, each addition checked.
-   */
-  default boolean sumPlanes(NumericChunk chunk, int i, int m, long[] out) {
-    long sum = 0;
-    try {
-      for (int k = i; k < i + m; k++) {
-        sum = Math.addExact(sum, chunk.integralAt(k));
-      }
-    } catch (ArithmeticException e) {
-      return false;
-    }
-    out[0] = sum;
-    out[1] = 0;
     return true;
   }
 
