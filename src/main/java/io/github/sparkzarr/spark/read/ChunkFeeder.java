@@ -64,6 +64,8 @@ final class ChunkFeeder implements BlockSink {
   private int slotsGroup = -1;
   private final int run;
   private final int[] idx;
+  /** {@link #summedByPlanes()}, decided once. */
+  private final boolean summedByPlanes;
   /** The current run: its first element, its group, how much of it has been added. */
   private int base;
   private int group;
@@ -110,6 +112,7 @@ final class ChunkFeeder implements BlockSink {
     runSlots = cellOffsets == null ? null : new int[cellOffsets.length];
     run = product(len, tableFirst);
     idx = new int[tableFirst];
+    summedByPlanes = summedByPlanes(); // once here: asked again for every blosc block
     startRun();
   }
 
@@ -217,7 +220,7 @@ final class ChunkFeeder implements BlockSink {
     // element by element from the planes (an int64 sum took 1.4x the time of Spark summing rows),
     // except 4- and 8-byte integers only summed and counted, which add each plane's bytes.
     return fuseShuffle && lastStride == 0 && cellOffsets == null && typeSize == elementSize && (typeSize == 4 || typeSize == 8)
-        && (type.kind() == DataType.Kind.FLOAT || summedByPlanes());
+        && (type.kind() == DataType.Kind.FLOAT || summedByPlanes);
   }
 
   /** Runs shorter than this are summed faster un-shuffled (each plane's sum ends with a reduction). */
@@ -228,6 +231,9 @@ final class ChunkFeeder implements BlockSink {
    * counted, in runs long enough to sum each byte plane as it is ({@link LaneSums#sumPlanes}).
    */
   private boolean summedByPlanes() {
+    if (type == null) {
+      return false;
+    }
     boolean integers = type.kind() == DataType.Kind.INT || type.kind() == DataType.Kind.UINT && type.size() == 4;
     return integers && cf == null && run >= PLANE_RUN
         && Arrays.stream(accumulators).allMatch(a -> a instanceof IntSumAccumulator || a instanceof CountAccumulator);
