@@ -23,7 +23,8 @@ final class PathIdentifiers {
   static final String MARKER = "__zarr_path__";
   private static final List<String> TABLE_OPTIONS = List.of(ZarrReadOptions.ARRAY,
       ZarrReadOptions.VARIABLES, ZarrReadOptions.DECODE_CF, ZarrReadOptions.MAX_PARTITION_BYTES,
-      ZarrReadOptions.PUSH_DOWN_AGGREGATE, ZarrReadOptions.PUSH_DOWN_VALUE_FILTERS);
+      ZarrReadOptions.PUSH_DOWN_AGGREGATE, ZarrReadOptions.PUSH_DOWN_VALUE_FILTERS,
+      ZarrReadOptions.DRIVER_AGGREGATE_MAX_BYTES);
   private static final Map<String, Map<String, String>> REGISTRY = new ConcurrentHashMap<>();
 
   /**

@@ -157,7 +157,7 @@ class AggregatePushdownTest extends SparkTestBase {
   }
 
   static boolean pushed(Dataset<Row> df) {
-    return df.queryExecution().executedPlan().toString().contains("partialAggregates");
+    return plan(df).contains("partialAggregates");
   }
 
   @ParameterizedTest
@@ -191,10 +191,14 @@ class AggregatePushdownTest extends SparkTestBase {
   })
   void pushedAggregatesAnswerAsSparkDoes(String sql) {
     Dataset<Row> on = query(sql, true);
-    assertTrue(pushed(on), () -> "not pushed: " + on.queryExecution().executedPlan());
+    assertTrue(pushed(on), () -> "not pushed: " + plan(on));
     List<Row> expected = sorted(query(sql, false));
     assertFalse(pushed(query(sql, false)));
     assertRowsEqual(expected, sorted(on), sql);
+    // The store is small, so the driver computes each of these; tasks compute the same.
+    Dataset<Row> inTasks = query(sql, true, "driverAggregateMaxBytes", "0");
+    assertTrue(plan(inTasks).contains("BatchScan"), () -> "not in tasks: " + plan(inTasks));
+    assertRowsEqual(expected, sorted(inTasks), sql + " (in tasks)");
   }
 
   /**
@@ -206,7 +210,7 @@ class AggregatePushdownTest extends SparkTestBase {
   void floatMapRowsOnTheirOwnChunksAnswerAsSparkDoes() {
     String sql = "SELECT y, x, min(g), max(g), avg(g), sum(g), count(g) FROM t GROUP BY y, x";
     Dataset<Row> on = query(store, sql, true, "variables", "g");
-    assertTrue(on.queryExecution().executedPlan().toString().contains("partialAggregates"));
+    assertTrue(plan(on).contains("partialAggregates"));
     assertRowsEqual(sorted(query(store, sql, false, "variables", "g")), sorted(on), sql);
   }
 
@@ -250,9 +254,13 @@ class AggregatePushdownTest extends SparkTestBase {
         assertTrue(pushed(on), q);
         assertRowsEqual(sorted(query(q, false)), sorted(on), q);
       }
-      assertTrue(pushed(query(overflow, true)));
-      Exception inScan = assertThrows(Exception.class, () -> query(overflow, true).collectAsList());
-      assertTrue(rootMessage(inScan).contains("long overflow in SUM"), rootMessage(inScan));
+      assertTrue(pushed(query(overflow, true, "driverAggregateMaxBytes", "0")));
+      // In a task, and on the driver, where it fails as Spark plans the query.
+      for (String driverMax : new String[] {"0", "32m"}) {
+        Exception inScan = assertThrows(Exception.class,
+            () -> query(overflow, true, "driverAggregateMaxBytes", driverMax).collectAsList());
+        assertTrue(rootMessage(inScan).contains("long overflow in SUM"), rootMessage(inScan));
+      }
       assertThrows(Exception.class, () -> query(overflow, false).collectAsList());
       spark().conf().set("spark.sql.ansi.enabled", "false");
       Dataset<Row> off = query(overflow, true);
@@ -323,7 +331,7 @@ class AggregatePushdownTest extends SparkTestBase {
   void exactFiltersLetTheScanAggregate(String sql) {
     for (String maxPartitionBytes : new String[] {"128m", "1"}) {
       Dataset<Row> on = query(sql, true, "maxPartitionBytes", maxPartitionBytes);
-      String plan = on.queryExecution().executedPlan().toString();
+      String plan = plan(on);
       assertTrue(pushed(on), () -> "not pushed: " + plan);
       assertFalse(plan.contains(" Filter "), () -> "a filter left to Spark: " + plan);
       // Complete exactly when one partition is planned (AVG too: Spark divides SUM by COUNT).

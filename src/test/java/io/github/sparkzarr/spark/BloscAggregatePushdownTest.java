@@ -121,7 +121,7 @@ class BloscAggregatePushdownTest extends SparkTestBase {
     try {
       spark().conf().set("spark.sql.ansi.enabled", "true");
       Dataset<Row> on = AggregatePushdownTest.query(dir.toString(), sql, true);
-      assertTrue(pushed(on), () -> "not pushed: " + on.queryExecution().executedPlan());
+      assertTrue(pushed(on), () -> "not pushed: " + plan(on));
       assertRowsEqual(sorted(AggregatePushdownTest.query(dir.toString(), sql, false)), sorted(on), sql);
     } finally {
       spark().conf().set("spark.sql.ansi.enabled", previous);
@@ -161,7 +161,7 @@ class BloscAggregatePushdownTest extends SparkTestBase {
   })
   void blockByBlockAggregatesAnswerAsSparkDoes(String sql) {
     Dataset<Row> on = query(sql, true);
-    assertTrue(pushed(on), () -> "not pushed: " + on.queryExecution().executedPlan());
+    assertTrue(pushed(on), () -> "not pushed: " + plan(on));
     assertRowsEqual(sorted(query(sql, false)), sorted(on), sql);
   }
 
@@ -180,7 +180,7 @@ class BloscAggregatePushdownTest extends SparkTestBase {
   void boxesInsideChunksAnswerAsSparkDoes(String sql) {
     for (String maxPartitionBytes : new String[] {"128m", "1"}) {
       Dataset<Row> on = query(sql, true, "maxPartitionBytes", maxPartitionBytes);
-      String plan = on.queryExecution().executedPlan().toString();
+      String plan = plan(on);
       assertTrue(pushed(on), () -> "not pushed: " + plan);
       assertTrue(!plan.contains(" Filter "), plan);
       assertRowsEqual(sorted(query(sql, false, "maxPartitionBytes", maxPartitionBytes)), sorted(on),

@@ -127,7 +127,7 @@ class GroupByFunctionPushdownTest extends SparkTestBase {
   })
   void partitionsOfWholeTilesAreCompleteInTheScan(String sql, String maxPartitionBytes, boolean complete) {
     Dataset<Row> on = query(sql, true, maxPartitionBytes);
-    String plan = on.queryExecution().executedPlan().toString();
+    String plan = plan(on);
     assertTrue(pushed(on), () -> "not pushed: " + plan);
     assertEquals(complete, plan.contains(" complete"), plan);
     if (complete) {
@@ -158,11 +158,12 @@ class GroupByFunctionPushdownTest extends SparkTestBase {
     String sql = "SELECT x, avg(v), max(v), count(*) FROM p GROUP BY x"; // x: positions, no coordinate
     Dataset<Row>[] results = new Dataset[2];
     for (boolean pushDown : new boolean[] {true, false}) {
+      // In tasks: this is about how tiles are split into partitions.
       spark().read().format("zarr").option("pushDownAggregate", pushDown).option("maxPartitionBytes", "10000")
-          .load(dir.toString()).createOrReplaceTempView("p");
+          .option("driverAggregateMaxBytes", "0").load(dir.toString()).createOrReplaceTempView("p");
       results[pushDown ? 0 : 1] = spark().sql(sql);
     }
-    String plan = results[0].queryExecution().executedPlan().toString();
+    String plan = plan(results[0]);
     assertTrue(pushed(results[0]), plan);
     assertEquals(whole, plan.contains(" complete"), plan);
     if (whole) {
@@ -196,7 +197,7 @@ class GroupByFunctionPushdownTest extends SparkTestBase {
       Dataset<Row> on = spark().sql(grouped);
       assertEquals(pushDown, pushed(on));
       if (pushDown) {
-        String plan = on.queryExecution().executedPlan().toString();
+        String plan = plan(on);
         assertTrue(plan.contains(" complete"), plan);
         assertEquals(2, on.rdd().getNumPartitions(), plan);
       }
@@ -235,7 +236,7 @@ class GroupByFunctionPushdownTest extends SparkTestBase {
           .load(dir.toString()).createOrReplaceTempView("q");
       results[pushDown ? 0 : 1] = spark().sql(sql);
     }
-    String plan = results[0].queryExecution().executedPlan().toString();
+    String plan = plan(results[0]);
     assertTrue(pushed(results[0]), plan);
     assertFalse(plan.contains(" complete"), plan);
     assertEquals(partitions, ((org.apache.spark.sql.execution.datasources.v2.BatchScanExec) results[0].queryExecution()
@@ -258,7 +259,7 @@ class GroupByFunctionPushdownTest extends SparkTestBase {
   void oneChunkGroupsByValuesPositionsShare(String sql) throws Exception {
     String path = hourlyStore(48, 48, 1, new double[] {1, 1, 2}, (i, j) -> (i * 3 + j) % 10 == 7 ? Double.NaN : i - j * 0.5);
     Dataset<Row>[] results = pushedAndNot(path, sql);
-    assertTrue(results[0].queryExecution().executedPlan().toString().contains(" complete"), sql);
+    assertTrue(plan(results[0]).contains(" complete"), sql);
     assertRowsEqual(sorted(results[1]), sorted(results[0]), sql);
   }
 
@@ -276,11 +277,13 @@ class GroupByFunctionPushdownTest extends SparkTestBase {
   void manyGroupsComeInBatches(String sql) throws Exception {
     String path = hourlyStore(1400, 600, 3, new double[] {-60, -40, -20, 0, 20, 40, 60},
         (i, j) -> (i + j) % 13 == 5 ? Double.NaN : i * 0.75 - j * 2);
-    Dataset<Row>[] results = pushedAndNot(path, sql);
+    // In a task: so small a store is otherwise answered on the driver (DriverAnswerTest).
+    Dataset<Row>[] results = pushedAndNot(path, sql, "driverAggregateMaxBytes", "0");
     assertEquals(1, results[0].rdd().getNumPartitions(), sql);
     List<Row> expected = sorted(results[1]);
     assertEquals(1400 * 7, expected.size(), sql);
     assertRowsEqual(expected, sorted(results[0]), sql);
+    assertRowsEqual(expected, sorted(pushedAndNot(path, sql)[0]), sql + " (default: on the driver if complete)");
   }
 
   /**
@@ -307,11 +310,15 @@ class GroupByFunctionPushdownTest extends SparkTestBase {
   }
 
   /** The query over view h of the store (with time_index and x_index), with aggregate pushdown and without. */
-  private static Dataset<Row>[] pushedAndNot(String path, String sql) {
+  /** The query with and without aggregate push-down; {@code options}: more read options (name, value, ...). */
+  private static Dataset<Row>[] pushedAndNot(String path, String sql, String... options) {
     Dataset<Row>[] results = new Dataset[2];
     for (boolean pushDown : new boolean[] {true, false}) {
-      spark().read().format("zarr").option("pushDownAggregate", pushDown).load(path)
-          .select("*", "time_index", "x_index").createOrReplaceTempView("h");
+      org.apache.spark.sql.DataFrameReader reader = spark().read().format("zarr").option("pushDownAggregate", pushDown);
+      for (int i = 0; i < options.length; i += 2) {
+        reader = reader.option(options[i], options[i + 1]);
+      }
+      reader.load(path).select("*", "time_index", "x_index").createOrReplaceTempView("h");
       results[pushDown ? 0 : 1] = spark().sql(sql);
       assertEquals(pushDown, pushed(results[pushDown ? 0 : 1]), sql);
     }
@@ -325,7 +332,7 @@ class GroupByFunctionPushdownTest extends SparkTestBase {
   private static void assertPushedAndAsSpark(String sql, boolean completeInOnePartition) {
     for (String maxPartitionBytes : new String[] {"128m", "1"}) {
       Dataset<Row> on = query(sql, true, maxPartitionBytes);
-      String plan = on.queryExecution().executedPlan().toString();
+      String plan = plan(on);
       assertTrue(pushed(on), () -> "not pushed: " + plan);
       if (!completeInOnePartition) {
         assertFalse(plan.contains(" complete"), plan);
@@ -358,7 +365,7 @@ class GroupByFunctionPushdownTest extends SparkTestBase {
   void aKeyRepeatedAlongTheDimensionIsOneGroup() {
     // One partition: complete in the scan, so the scan itself must merge the repeated keys.
     Dataset<Row> on = query("SELECT month(time), count(*) FROM t GROUP BY 1", true, "128m");
-    assertTrue(on.queryExecution().executedPlan().toString().contains(" complete"));
+    assertTrue(plan(on).contains(" complete"));
     List<Row> rows = sorted(on);
     // Every 13 hours from 2020-01-30: 4 times in January, 45 in February (leap year), one missing;
     // 12 latitudes each.

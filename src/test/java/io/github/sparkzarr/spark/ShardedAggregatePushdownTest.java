@@ -53,7 +53,7 @@ class ShardedAggregatePushdownTest extends SparkTestBase {
         "SELECT dim_0, dim_1, sum({v}) FROM t WHERE dim_1 < 7 GROUP BY dim_0, dim_1");
     for (String sql : queries) {
       Dataset<Row> on = query(array, sql, true);
-      assertTrue(pushed(on), () -> "not pushed: " + on.queryExecution().executedPlan());
+      assertTrue(pushed(on), () -> "not pushed: " + plan(on));
       List<Row> expected = sorted(query(array, sql, false));
       assertRowsEqual(expected, sorted(query(array, sql, true)), array + ": " + sql);
     }

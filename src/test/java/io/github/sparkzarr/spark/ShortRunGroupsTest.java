@@ -112,7 +112,7 @@ class ShortRunGroupsTest extends SparkTestBase {
   void groupsOverAShortTrailingDimensionAnswerAsSpark(String sql) {
     for (String maxPartitionBytes : new String[] {"128m", "1"}) {
       Dataset<Row> on = query(sql, true, maxPartitionBytes);
-      assertTrue(pushed(on), () -> "not pushed: " + on.queryExecution().executedPlan());
+      assertTrue(pushed(on), () -> "not pushed: " + plan(on));
       Dataset<Row> off = query(sql, false, maxPartitionBytes);
       assertFalse(pushed(off));
       assertEquals(off.schema(), on.schema(), sql);

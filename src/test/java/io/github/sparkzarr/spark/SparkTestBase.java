@@ -49,6 +49,20 @@ public abstract class SparkTestBase {
         .readTree(new File(fixture(name)));
   }
 
+  /**
+   * The executed plan, then the description of each of its zarr scans: an aggregate computed on
+   * the driver (DriverAggregateScan) leaves no scan node in the executed plan, only local rows.
+   */
+  protected static String plan(Dataset<Row> df) {
+    StringBuilder s = new StringBuilder(df.queryExecution().executedPlan().toString());
+    for (var leaf : scala.jdk.javaapi.CollectionConverters.asJava(df.queryExecution().optimizedPlan().collectLeaves())) {
+      if (leaf instanceof org.apache.spark.sql.execution.datasources.v2.DataSourceV2ScanRelation r) {
+        s.append('\n').append(r.scan().description());
+      }
+    }
+    return s.toString();
+  }
+
   /** The zarr scan's SQL metrics of an executed query, by name. */
   protected static Map<String, Long> scanMetrics(Dataset<Row> df) {
     SparkPlan plan = df.queryExecution().executedPlan();

@@ -192,7 +192,7 @@ class StoredOrderAggregatePushdownTest extends SparkTestBase {
 
   private static void assertAsSpark(String path, String sql, String... options) {
     Dataset<Row> on = query(path, sql, true, options);
-    assertTrue(pushed(on), () -> "not pushed: " + on.queryExecution().executedPlan());
+    assertTrue(pushed(on), () -> "not pushed: " + plan(on));
     assertRowsEqual(sorted(query(path, sql, false, options)), sorted(on), sql);
   }
 

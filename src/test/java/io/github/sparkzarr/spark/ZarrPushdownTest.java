@@ -178,7 +178,7 @@ class ZarrPushdownTest extends SparkTestBase {
     String filter = filterAndExact.split("\\|")[0];
     boolean exact = Boolean.parseBoolean(filterAndExact.split("\\|")[1]);
     Dataset<Row> df = grid().select("y_index", "x_index", "y", "x", "v", "w").where(filter);
-    String plan = df.queryExecution().executedPlan().toString();
+    String plan = plan(df);
     assertTrue(!exact || plan.contains("pushedFilters="), plan);
     assertEquals(!exact, plan.contains(" Filter "), plan);
   }
@@ -230,7 +230,7 @@ class ZarrPushdownTest extends SparkTestBase {
       assertEquals(5, grid().where("y_index < 8").rdd().getNumPartitions(),
           "the selection counts, not the array: 10 chunks, 5,600 bytes per partition");
       Dataset<Row> sum = spark().read().format("zarr").load(store).selectExpr("sum(v)");
-      String plan = sum.queryExecution().executedPlan().toString();
+      String plan = plan(sum);
       assertTrue(plan.contains("partialAggregates=") && plan.contains(" complete"),
           "a small pushed aggregate stays one complete partition: " + plan);
       assertEquals(spark().read().format("zarr").option("pushDownAggregate", "false").load(store)

@@ -30,10 +30,13 @@ public final class ZarrReadOptions implements Serializable {
   public static final String ZARR_FORMAT = "zarr_format";
   public static final String PUSH_DOWN_AGGREGATE = "pushDownAggregate";
   public static final String PUSH_DOWN_VALUE_FILTERS = "pushDownValueFilters";
+  public static final String DRIVER_AGGREGATE_MAX_BYTES = "driverAggregateMaxBytes";
+  /** Decoded bytes up to which a complete aggregate is answered on the driver, by default. */
+  public static final long DEFAULT_DRIVER_AGGREGATE_MAX_BYTES = 32L << 20;
 
   private static final List<String> KNOWN =
       List.of(PATH, PATHS, ARRAY, VARIABLES, DECODE_CF, MAX_PARTITION_BYTES, ZARR_FORMAT,
-          PUSH_DOWN_AGGREGATE, PUSH_DOWN_VALUE_FILTERS);
+          PUSH_DOWN_AGGREGATE, PUSH_DOWN_VALUE_FILTERS, DRIVER_AGGREGATE_MAX_BYTES);
   /** Keys whose values are never printed. */
   private static final Pattern SECRET =
       Pattern.compile("(?i).*(secret|password|passwd|token|credential|key|signature|sas).*");
@@ -46,11 +49,12 @@ public final class ZarrReadOptions implements Serializable {
   private final ZarrFormat zarrFormat;
   private final boolean pushDownAggregate;
   private final boolean pushDownValueFilters;
+  private final long driverAggregateMaxBytes;
   private final Map<String, String> hadoopSettings;
 
   private ZarrReadOptions(String path, String array, List<String> variables, boolean decodeCF,
       Long maxPartitionBytes, ZarrFormat zarrFormat, boolean pushDownAggregate,
-      boolean pushDownValueFilters, Map<String, String> hadoopSettings) {
+      boolean pushDownValueFilters, long driverAggregateMaxBytes, Map<String, String> hadoopSettings) {
     this.path = path;
     this.array = array;
     this.variables = variables;
@@ -59,6 +63,7 @@ public final class ZarrReadOptions implements Serializable {
     this.zarrFormat = zarrFormat;
     this.pushDownAggregate = pushDownAggregate;
     this.pushDownValueFilters = pushDownValueFilters;
+    this.driverAggregateMaxBytes = driverAggregateMaxBytes;
     this.hadoopSettings = hadoopSettings;
   }
 
@@ -92,10 +97,14 @@ public final class ZarrReadOptions implements Serializable {
     }
     return new ZarrReadOptions(path, array, variables,
         parseBoolean(DECODE_CF, known.getOrDefault(DECODE_CF, "true")),
-        known.containsKey(MAX_PARTITION_BYTES) ? parseBytes(known.get(MAX_PARTITION_BYTES)) : null,
+        known.containsKey(MAX_PARTITION_BYTES)
+            ? parseBytes(MAX_PARTITION_BYTES, known.get(MAX_PARTITION_BYTES), 1) : null,
         known.containsKey(ZARR_FORMAT) ? parseFormat(known.get(ZARR_FORMAT)) : null,
         parseBoolean(PUSH_DOWN_AGGREGATE, known.getOrDefault(PUSH_DOWN_AGGREGATE, "true")),
         parseBoolean(PUSH_DOWN_VALUE_FILTERS, known.getOrDefault(PUSH_DOWN_VALUE_FILTERS, "true")),
+        known.containsKey(DRIVER_AGGREGATE_MAX_BYTES)
+            ? parseBytes(DRIVER_AGGREGATE_MAX_BYTES, known.get(DRIVER_AGGREGATE_MAX_BYTES), 0)
+            : DEFAULT_DRIVER_AGGREGATE_MAX_BYTES,
         Collections.unmodifiableMap(hadoop));
   }
 
@@ -159,17 +168,18 @@ public final class ZarrReadOptions implements Serializable {
     }
   }
 
-  private static long parseBytes(String v) {
+  /** A size such as 64m; at least {@code min} (1: positive, 0: not negative). */
+  private static long parseBytes(String name, String v, long min) {
     long bytes;
     try {
       bytes = org.apache.spark.network.util.JavaUtils.byteStringAsBytes(v.trim());
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("option '" + MAX_PARTITION_BYTES
+      throw new IllegalArgumentException("option '" + name
           + "' must be a size such as 134217728, 64m or 1g, got '" + v + "'");
     }
-    if (bytes <= 0) {
+    if (bytes < min) {
       throw new IllegalArgumentException(
-          "option '" + MAX_PARTITION_BYTES + "' must be positive, got '" + v + "'");
+          "option '" + name + "' must be " + (min > 0 ? "positive" : "0 or more") + ", got '" + v + "'");
     }
     return bytes;
   }
@@ -219,6 +229,14 @@ public final class ZarrReadOptions implements Serializable {
     return pushDownValueFilters;
   }
 
+  /**
+   * Decoded bytes up to which an aggregate the scan computes completely is computed on the
+   * driver while Spark plans the query, so that it runs no job (0: never).
+   */
+  public long driverAggregateMaxBytes() {
+    return driverAggregateMaxBytes;
+  }
+
   /** The target partition size, or null to use spark.sql.files.maxPartitionBytes. */
   public Long maxPartitionBytes() {
     return maxPartitionBytes;
@@ -252,6 +270,9 @@ public final class ZarrReadOptions implements Serializable {
     shown.put(DECODE_CF, Boolean.toString(decodeCF));
     if (maxPartitionBytes != null) {
       shown.put(MAX_PARTITION_BYTES, maxPartitionBytes.toString());
+    }
+    if (driverAggregateMaxBytes != DEFAULT_DRIVER_AGGREGATE_MAX_BYTES) {
+      shown.put(DRIVER_AGGREGATE_MAX_BYTES, Long.toString(driverAggregateMaxBytes));
     }
     if (zarrFormat != null) {
       shown.put(ZARR_FORMAT, zarrFormat.toString());

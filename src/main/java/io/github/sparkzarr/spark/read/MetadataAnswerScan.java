@@ -1,11 +1,10 @@
 package io.github.sparkzarr.spark.read;
 
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.connector.read.LocalScan;
 import org.apache.spark.sql.types.StructType;
 
 /** An aggregate answered from metadata: one row, no task reads a chunk. */
-final class MetadataAnswerScan implements LocalScan {
+final class MetadataAnswerScan implements DriverAnswer {
   private final StructType schema;
   private final InternalRow row;
   private final String location;

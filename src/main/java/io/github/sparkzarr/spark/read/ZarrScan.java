@@ -9,6 +9,10 @@ import io.github.sparkzarr.spark.read.metrics.ChunksSkippedMetric;
 import io.github.sparkzarr.spark.read.metrics.DecodeTimeMetric;
 import io.github.sparkzarr.spark.read.metrics.MetricValue;
 import io.github.sparkzarr.spark.schema.DatasetView;
+import io.github.sparkzarr.zarr.store.CountingStore;
+import io.github.sparkzarr.zarr.store.Store;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -17,6 +21,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.spark.network.util.JavaUtils;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.expressions.filter.Predicate;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
@@ -27,6 +32,7 @@ import org.apache.spark.sql.connector.read.Statistics;
 import org.apache.spark.sql.connector.read.SupportsReportStatistics;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
  * A planned read: partitions are runs of whole chunks of the plan grid, packed up to the target
@@ -282,6 +288,47 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
       }
     }
     return chunks;
+  }
+
+  /**
+   * Whether the driver computes this aggregate itself ({@link DriverAggregateScan}): one the scan
+   * computes completely, over at most {@code maxBytes} of decoded data, with at most
+   * {@link #DRIVER_ROWS} result rows.
+   */
+  boolean answerableOnDriver(long maxBytes) {
+    return aggregate != null && complete && maxBytes > 0 && plan.chunkCount() <= maxBytes / chunkBytes()
+        && groupCells() <= DRIVER_ROWS;
+  }
+
+  /** Result rows a driver answer may have: a map of a small box, not one of every element. */
+  static final long DRIVER_ROWS = 1L << 16;
+
+  /** The most groups the aggregate can meet: the selected positions along its keys' dimensions. */
+  private long groupCells() {
+    return aggregate.groupBy().stream().mapToInt(k -> k.column().index()).distinct()
+        .mapToLong(d -> plan.selection()[d].size()).reduce(1, (a, b) -> a > Long.MAX_VALUE / Math.max(1, b)
+            ? Long.MAX_VALUE : a * b);
+  }
+
+  /** The aggregate's rows, computed here on the driver by the readers a task would run. */
+  InternalRow[] readOnDriver(Store store) {
+    CountingStore counting = new CountingStore(store);
+    List<InternalRow> rows = new ArrayList<>();
+    for (InputPartition partition : planInputPartitions()) {
+      ZarrInputPartition p = (ZarrInputPartition) partition;
+      try (PartialAggregateReader reader = new PartialAggregateReader(plan, aggregate, schema, counting,
+          p.start(), p.end())) {
+        while (reader.next()) {
+          ColumnarBatch batch = reader.get();
+          for (int i = 0; i < batch.numRows(); i++) {
+            rows.add(batch.getRow(i).copy());
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return rows.toArray(new InternalRow[0]);
   }
 
   @Override

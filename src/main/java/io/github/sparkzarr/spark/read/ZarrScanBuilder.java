@@ -44,6 +44,8 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
   private final ZarrReadOptions options;
   private final ConfBroadcast confBroadcast;
   private final CoordinateAxes axes;
+  /** The store as the driver opened it: small aggregates are computed here (DriverAggregateScan). */
+  private final Store store;
   private StructType schema;
   private List<OutputColumn> columns;
   private Predicate[] pushed = new Predicate[0];
@@ -65,6 +67,7 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
     this.options = options;
     this.confBroadcast = confBroadcast;
     this.axes = new CoordinateAxes(view, store);
+    this.store = store;
     this.selection = new IntervalSet[view.rank()];
     for (int d = 0; d < view.rank(); d++) {
       selection[d] = IntervalSet.all(view.dims().get(d).length());
@@ -324,7 +327,8 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
       return new MetadataAnswerScan(aggregateSchema, aggregateAnswer, view.location());
     }
     if (partialAggregate != null) {
-      return scanOf(partialAggregate, completeAggregate);
+      ZarrScan scan = scanOf(partialAggregate, completeAggregate);
+      return scan.answerableOnDriver(options.driverAggregateMaxBytes()) ? new DriverAggregateScan(scan, store) : scan;
     }
     ScanPlan plan = new ScanPlan(view, List.copyOf(columns), selection.clone(), chunks(), limit, valueFilter);
     return new ZarrScan(plan, schema, options, confBroadcast, pushed, null, false);

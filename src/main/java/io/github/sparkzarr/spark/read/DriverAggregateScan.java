@@ -1,0 +1,42 @@
+package io.github.sparkzarr.spark.read;
+
+import io.github.sparkzarr.zarr.store.Store;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * A small aggregate that the scan computes completely, computed on the driver when Spark plans
+ * the query (ZarrScan#answerableOnDriver): the partitions' readers run here one after another,
+ * so the query needs no task, and with {@link DriverAnswerStrategy} no job. Such a scan is at most
+ * {@code driverAggregateMaxBytes} of decoded data, which one task would read alone anyway, and a
+ * job costs more than that on a small box (docs/benchmarks.md, session 32). The answer is computed
+ * once per plan: executing the same plan again returns it unchanged, as for any {@code LocalScan}.
+ */
+final class DriverAggregateScan implements DriverAnswer {
+  private final ZarrScan scan;
+  private final Store store;
+  private InternalRow[] rows;
+
+  DriverAggregateScan(ZarrScan scan, Store store) {
+    this.scan = scan;
+    this.store = store;
+  }
+
+  @Override
+  public synchronized InternalRow[] rows() {
+    if (rows == null) {
+      rows = scan.readOnDriver(store);
+    }
+    return rows.clone();
+  }
+
+  @Override
+  public StructType readSchema() {
+    return scan.readSchema();
+  }
+
+  @Override
+  public String description() {
+    return scan.description() + " on the driver";
+  }
+}

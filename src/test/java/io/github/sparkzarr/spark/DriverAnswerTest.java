@@ -1,0 +1,181 @@
+package io.github.sparkzarr.spark;
+
+import static io.github.sparkzarr.spark.AggregatePushdownTest.assertRowsEqual;
+import static io.github.sparkzarr.spark.AggregatePushdownTest.sorted;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerJobStart;
+import org.apache.spark.sql.DataFrameReader;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.execution.LocalTableScanExec;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Small aggregates the scan computes completely are computed on the driver while Spark plans the
+ * query (option driverAggregateMaxBytes, 32 MiB of decoded data by default), and the session
+ * extension plans them as local rows, so the query runs no Spark job at all. Their answers are
+ * the ones tasks compute, and the ones Spark computes from the rows.
+ *
+ * <p>The store, written by the connector: t (40, chunks 4) x y (16, chunks 8) x x (16, chunks 8),
+ * v float32 and n int32; 1 KiB of v per chunk, 40 KiB in all.
+ */
+class DriverAnswerTest extends SparkTestBase {
+  @TempDir
+  static Path tmp;
+  private static String store;
+
+  @BeforeAll
+  static void write() {
+    store = tmp.resolve("small.zarr").toString();
+    spark().sql("SELECT t, y, x, CAST(sin(t * 0.3 + y * 0.7) * 100 + x AS FLOAT) AS v, "
+        + "CAST(t * 1000 + y * 20 + x - 20000 AS INT) AS n "
+        + "FROM range(40) a(t) CROSS JOIN range(16) b(y) CROSS JOIN range(16) c(x)")
+        .write().format("zarr").option("dimensions", "t,y,x").option("chunks", "4,8,8").save(store);
+  }
+
+  /** {@code sql} over view t of the store, read with the given options (name, value, ...). */
+  private static Dataset<Row> query(String path, String sql, String... options) {
+    DataFrameReader reader = spark().read().format("zarr");
+    for (int i = 0; i < options.length; i += 2) {
+      reader = reader.option(options[i], options[i + 1]);
+    }
+    reader.load(path).createOrReplaceTempView("t");
+    return spark().sql(sql);
+  }
+
+  /** The Spark jobs that collecting {@code df} starts. */
+  private static int jobsToCollect(Dataset<Row> df) throws TimeoutException {
+    AtomicInteger jobs = new AtomicInteger();
+    SparkListener listener = new SparkListener() {
+      @Override
+      public void onJobStart(SparkListenerJobStart start) {
+        jobs.incrementAndGet();
+      }
+    };
+    spark().sparkContext().listenerBus().waitUntilEmpty();
+    spark().sparkContext().addSparkListener(listener);
+    try {
+      df.collectAsList();
+      spark().sparkContext().listenerBus().waitUntilEmpty();
+    } finally {
+      spark().sparkContext().removeSparkListener(listener);
+    }
+    return jobs.get();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "SELECT sum(v), count(*) FROM t WHERE t < 8 AND y < 8 AND x < 8",
+      // AVG: Spark asks for SUM and COUNT and divides them in its projection.
+      "SELECT avg(v), min(n), max(n), sum(n) FROM t WHERE t BETWEEN 4 AND 11 AND y >= 8",
+      "SELECT y, avg(v) AS m, count(*) AS c FROM t WHERE t < 4 GROUP BY y",
+      "SELECT y, x, max(v), min(n) FROM t WHERE t >= 36 GROUP BY y, x",
+      // A filter on values, evaluated in the scan.
+      "SELECT sum(n), count(v), max(v) FROM t WHERE v > 50 AND t < 8",
+      // The whole store: 40 KiB, far below the default limit.
+      "SELECT sum(v) * 2, count(n) + 1 FROM t",
+      // No row selected.
+      "SELECT sum(v), count(*) FROM t WHERE t > 100",
+  })
+  void smallAggregatesAnswerOnTheDriverWithoutAJob(String sql) throws Exception {
+    Dataset<Row> onDriver = query(store, sql);
+    assertTrue(onDriver.queryExecution().executedPlan() instanceof LocalTableScanExec,
+        () -> "not local rows: " + onDriver.queryExecution().executedPlan());
+    assertTrue(plan(onDriver).contains("partialAggregates") && plan(onDriver).contains("on the driver"),
+        () -> plan(onDriver));
+    assertEquals(0, jobsToCollect(onDriver), sql);
+
+    Dataset<Row> inTasks = query(store, sql, "driverAggregateMaxBytes", "0");
+    assertTrue(plan(inTasks).contains("BatchScan") && !plan(inTasks).contains("on the driver"), () -> plan(inTasks));
+    assertTrue(jobsToCollect(inTasks) > 0, sql);
+
+    List<Row> bySpark = sorted(query(store, sql, "pushDownAggregate", "false"));
+    assertRowsEqual(bySpark, sorted(onDriver), sql);
+    assertRowsEqual(bySpark, sorted(inTasks), sql + " (in tasks)");
+  }
+
+  /** Over the limit, tasks compute the aggregate; a box of one 1 KiB chunk stays on the driver. */
+  @Test
+  void aggregatesOverTheLimitRunInTasks() throws Exception {
+    String whole = "SELECT sum(v), count(*) FROM t";
+    Dataset<Row> big = query(store, whole, "driverAggregateMaxBytes", "4k");
+    assertTrue(plan(big).contains("BatchScan"), () -> plan(big));
+    assertTrue(jobsToCollect(big) > 0);
+    assertRowsEqual(sorted(query(store, whole, "pushDownAggregate", "false")), sorted(big), whole);
+
+    String box = "SELECT sum(v), count(*) FROM t WHERE t < 4 AND y < 8 AND x < 8";
+    Dataset<Row> small = query(store, box, "driverAggregateMaxBytes", "4k");
+    assertTrue(plan(small).contains("on the driver"), () -> plan(small));
+    assertEquals(0, jobsToCollect(small));
+    assertRowsEqual(sorted(query(store, box, "pushDownAggregate", "false")), sorted(small), box);
+  }
+
+  /** COUNT(*) of the whole store, answered from metadata, runs no job either. */
+  @Test
+  void metadataAnswersRunNoJob() throws Exception {
+    Dataset<Row> count = query(store, "SELECT count(*) AS rows FROM t");
+    assertTrue(plan(count).contains("ZarrMetadataAnswer"), () -> plan(count));
+    assertEquals(0, jobsToCollect(count));
+    assertEquals(40L * 16 * 16, count.collectAsList().get(0).getLong(0));
+  }
+
+  /**
+   * A projection the strategy does not evaluate (not deterministic) is left to Spark, which runs
+   * it as a job over the same local rows: the answer is the same.
+   */
+  @Test
+  void projectionsItCannotEvaluateAreLeftToSpark() throws Exception {
+    String sql = "SELECT sum(n) + CAST(rand() * 0 AS BIGINT), count(*) FROM t WHERE t < 8";
+    Dataset<Row> df = query(store, sql);
+    assertTrue(plan(df).contains("on the driver"), () -> plan(df));
+    assertTrue(jobsToCollect(df) > 0);
+    assertRowsEqual(sorted(query(store, sql, "pushDownAggregate", "false")), sorted(df), sql);
+  }
+
+  /** A chunk that does not decode fails the query on the driver, naming the store and the chunk. */
+  @Test
+  void aChunkThatDoesNotDecodeFailsNamingIt() throws Exception {
+    Path copy = tmp.resolve("broken.zarr");
+    try (var files = Files.walk(Path.of(store))) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        Files.copy(p, copy.resolve(Path.of(store).relativize(p).toString()));
+      }
+    }
+    // Chunk (1, 0, 1) of v, under the v2 or the v3 default key encoding.
+    String key = Files.exists(copy.resolve("v/1.0.1")) ? "v/1.0.1" : "v/c/1/0/1";
+    assertTrue(Files.exists(copy.resolve(key)), () -> "no chunk " + key);
+    Files.write(copy.resolve(key), new byte[] {1, 2, 3});
+    Dataset<Row> df = query(copy.toString(), "SELECT sum(v) FROM t WHERE t BETWEEN 4 AND 7 AND x >= 8");
+    Exception e = assertThrows(Exception.class, df::collectAsList);
+    String message = messages(e);
+    assertTrue(message.contains(key) && message.contains("broken.zarr"), message);
+  }
+
+  private static String messages(Throwable t) {
+    StringBuilder s = new StringBuilder();
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      s.append(c).append('\n');
+    }
+    return s.toString();
+  }
+
+  @Test
+  void theLimitMustNotBeNegative() {
+    Exception e = assertThrows(Exception.class,
+        () -> query(store, "SELECT sum(v) FROM t", "driverAggregateMaxBytes", "-1").collectAsList());
+    assertTrue(messages(e).contains("driverAggregateMaxBytes"), messages(e));
+  }
+}
