@@ -14,7 +14,8 @@ BEFORE=target/compare/before
 rm -rf target/compare && mkdir -p $BEFORE/src
 git archive "$REF" src/main | tar -x -C $BEFORE/src
 javac --release 17 -nowarn --add-modules jdk.incubator.vector -d $BEFORE/classes -cp "$DEPS" $(find $BEFORE/src -name '*.java')
-cp -r src/main/resources/. $BEFORE/classes/ 2>/dev/null || true
+# The resources of REF too: its service files name only its own classes.
+cp -r $BEFORE/src/src/main/resources/. $BEFORE/classes/
 run() {
   java @examples/spark-jvm.options -Dlog4j2.configurationFile=examples/log4j2.properties -Xmx3g \
     -cp "target/bench-classes:$1:$DEPS" io.github.sparkzarr.bench.ProfileScan time \
