@@ -140,7 +140,9 @@ public final class StoreBench {
         ratios.append("| ").append(name).append(" |")
             .append(pair(seconds.get(SUM) / seconds.getOrDefault(PARQUET_SUM, Double.NaN),
                 cpuSeconds.get(SUM) / cpuSeconds.getOrDefault(PARQUET_SUM, Double.NaN)))
-            .append(pair(seconds.get(BOX) / seconds.get(SUM), cpuSeconds.get(BOX) / cpuSeconds.get(SUM)));
+            .append(cpuSeconds.get(BOX) == 0 // no task: computed on the driver (session 32)
+                ? String.format(Locale.ROOT, " %.2f (no task) |", seconds.get(BOX) / seconds.get(SUM))
+                : pair(seconds.get(BOX) / seconds.get(SUM), cpuSeconds.get(BOX) / cpuSeconds.get(SUM)));
         if (s.limit() != null) {
           ratios.append(String.format(Locale.ROOT, " %.2f (%.2f); %.2f (%.2f) |",
               s.limit().seconds() / (BenchSession.CORES * seconds.get(SUM)),

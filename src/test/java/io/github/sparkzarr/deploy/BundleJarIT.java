@@ -31,6 +31,8 @@ class BundleJarIT {
       assertEquals(List.of(), foreign, "only our own and relocated classes");
       assertTrue(zip.getEntry("META-INF/services/org.apache.spark.sql.sources.DataSourceRegister")
           != null, "format(\"zarr\") needs the service registration");
+      assertTrue(zip.getEntry("META-INF/services/org.apache.spark.sql.SparkSessionExtensionsProvider")
+          != null, "small aggregates run no job only with the session extension (DriverAnswerStrategy)");
     }
   }
 
