@@ -9,9 +9,16 @@ import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.AttributeReference;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.InterpretedMutableProjection;
+import org.apache.spark.sql.catalyst.expressions.InterpretedOrdering;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.Unevaluable;
+import org.apache.spark.sql.catalyst.plans.logical.Filter;
+import org.apache.spark.sql.catalyst.plans.logical.GlobalLimit;
+import org.apache.spark.sql.catalyst.plans.logical.LocalLimit;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.catalyst.plans.logical.ReturnAnswer;
+import org.apache.spark.sql.catalyst.plans.logical.Sort;
 import org.apache.spark.sql.execution.LocalTableScanExec;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.SparkStrategy;
@@ -20,45 +27,88 @@ import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * Plans a projection of a {@link DriverAnswer} as the local rows it evaluates to. Spark plans a
- * {@code LocalScan} as a local table scan, but the projection that aggregate push-down puts
- * above it (names, casts, AVG's division) as a whole-stage job of one task: about 30 ms of
- * scheduling for a few rows. Spark collects a local table scan without a job, as it does for a
- * projection of {@code VALUES} (its optimizer's ConvertToLocalRelation), which this mirrors.
- * Registered by {@link io.github.sparkzarr.spark.ZarrSessionExtensions}; any other plan is left to
- * Spark's strategies.
+ * Plans a {@link DriverAnswer} under projections, filters, global sorts and limits as the local
+ * rows they evaluate to. Spark plans a {@code LocalScan} as a local table scan, but the projection
+ * that aggregate push-down puts above it (names, casts, AVG's division), and any {@code HAVING},
+ * {@code ORDER BY} or {@code LIMIT} over it, as a job of one task: about 30 ms of scheduling for
+ * a few rows. Spark collects a local table scan without a job, as it does for a projection of
+ * {@code VALUES} (its optimizer's ConvertToLocalRelation), which this mirrors with Spark's own
+ * interpreted projections and orderings. Registered by
+ * {@link io.github.sparkzarr.spark.ZarrSessionExtensions}; any other plan, or an expression that
+ * is not deterministic or needs more than a row (a subquery), is left to Spark's strategies.
  */
 public final class DriverAnswerStrategy extends SparkStrategy {
   @Override
   public Seq<SparkPlan> apply(LogicalPlan plan) {
-    List<InternalRow> rows = plan instanceof Project ? rowsOf(plan) : null;
+    // ReturnAnswer marks the root of a collect(); Spark plans its limits there (SpecialLimits).
+    LogicalPlan answer = plan instanceof ReturnAnswer r ? r.child() : plan;
+    // A bare driver answer is planned by Spark itself as the same local table scan.
+    List<InternalRow> rows = answer instanceof DataSourceV2ScanRelation ? null : rowsOf(answer);
     if (rows == null) {
       return CollectionConverters.asScala(List.<SparkPlan>of()).toList();
     }
     return CollectionConverters.asScala(List.of(localTableScan(plan.output(), rows))).toList();
   }
 
-  /** The rows of a driver answer or of projections of one; null for any other plan. */
+  /** The rows of a driver answer under the operators this evaluates; null for any other plan. */
   private static List<InternalRow> rowsOf(LogicalPlan plan) {
-    if (plan instanceof DataSourceV2ScanRelation r && r.scan() instanceof DriverAnswer answer) {
-      return Arrays.asList(answer.rows());
+    if (plan instanceof DataSourceV2ScanRelation r) {
+      return r.scan() instanceof DriverAnswer answer ? Arrays.asList(answer.rows()) : null;
     }
-    if (!(plan instanceof Project p)) {
-      return null;
+    if (plan instanceof Project p && allEvaluable(CollectionConverters.asJava(expressions(p.projectList())))) {
+      List<InternalRow> in = rowsOf(p.child());
+      return in == null ? null : project(expressions(p.projectList()), p.child().output(), in);
     }
-    // Each NamedExpression is an Expression; Java does not see Scala's trait as a subtype.
-    @SuppressWarnings("unchecked")
-    Seq<Expression> expressions = (Seq<Expression>) (Seq<?>) p.projectList();
-    List<InternalRow> in = CollectionConverters.asJava(expressions).stream().allMatch(DriverAnswerStrategy::evaluable)
-        ? rowsOf(p.child()) : null;
-    if (in == null) {
-      return null;
+    if (plan instanceof Filter f && evaluable(f.condition())) {
+      List<InternalRow> in = rowsOf(f.child());
+      return in == null ? null : filter(f.condition(), f.child().output(), in);
     }
-    InterpretedMutableProjection projection = new InterpretedMutableProjection(expressions, p.child().output());
+    if (plan instanceof Sort s && s.global()
+        && allEvaluable(CollectionConverters.asJava(s.order()).stream().map(o -> o.child()).toList())) {
+      List<InternalRow> in = rowsOf(s.child());
+      if (in == null) {
+        return null;
+      }
+      List<InternalRow> out = new ArrayList<>(in);
+      out.sort(new InterpretedOrdering(s.order(), s.child().output()));
+      return out;
+    }
+    Expression limit = plan instanceof GlobalLimit g ? g.limitExpr() : plan instanceof LocalLimit l ? l.limitExpr() : null;
+    if (limit != null && limit.foldable() && limit.eval(null) instanceof Integer n && n >= 0) {
+      List<InternalRow> in = rowsOf(plan.children().head());
+      return in == null ? null : in.subList(0, Math.min(n, in.size()));
+    }
+    return null;
+  }
+
+  /** A NamedExpression is an Expression; Java does not see Scala's trait as a subtype. */
+  @SuppressWarnings("unchecked")
+  private static Seq<Expression> expressions(Seq<? extends NamedExpression> named) {
+    return (Seq<Expression>) (Seq<?>) named;
+  }
+
+  private static boolean allEvaluable(List<Expression> expressions) {
+    return expressions.stream().allMatch(DriverAnswerStrategy::evaluable);
+  }
+
+  private static List<InternalRow> project(Seq<Expression> expressions, Seq<Attribute> input, List<InternalRow> rows) {
+    InterpretedMutableProjection projection = new InterpretedMutableProjection(expressions, input);
     projection.initialize(0);
-    List<InternalRow> out = new ArrayList<>(in.size());
-    for (InternalRow row : in) {
+    List<InternalRow> out = new ArrayList<>(rows.size());
+    for (InternalRow row : rows) {
       out.add(projection.apply(row).copy());
+    }
+    return out;
+  }
+
+  /** The rows whose condition is true (not false, not null). */
+  private static List<InternalRow> filter(Expression condition, Seq<Attribute> input, List<InternalRow> rows) {
+    List<InternalRow> tests = project(CollectionConverters.asScala(List.of(condition)).toList(), input, rows);
+    List<InternalRow> out = new ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) {
+      if (!tests.get(i).isNullAt(0) && tests.get(i).getBoolean(0)) {
+        out.add(rows.get(i));
+      }
     }
     return out;
   }
