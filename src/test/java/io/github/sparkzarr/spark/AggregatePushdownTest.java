@@ -147,10 +147,7 @@ class AggregatePushdownTest extends SparkTestBase {
 
   /** {@code sql} over view t: the (y, x) store {@code path} with its position columns. */
   static Dataset<Row> query(String path, String sql, boolean pushDown, String... options) {
-    org.apache.spark.sql.DataFrameReader reader = spark().read().format("zarr").option("pushDownAggregate", pushDown);
-    for (int i = 0; i < options.length; i += 2) {
-      reader = reader.option(options[i], options[i + 1]);
-    }
+    org.apache.spark.sql.DataFrameReader reader = zarrReader(options).option("pushDownAggregate", pushDown);
     // The hidden position columns are visible in a view only when selected.
     reader.load(path).select("*", "y_index", "x_index").createOrReplaceTempView("t");
     return spark().sql(sql);

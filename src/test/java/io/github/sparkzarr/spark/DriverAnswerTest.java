@@ -14,7 +14,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobStart;
-import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.execution.LocalTableScanExec;
@@ -49,11 +48,7 @@ class DriverAnswerTest extends SparkTestBase {
 
   /** {@code sql} over view t of the store, read with the given options (name, value, ...). */
   private static Dataset<Row> query(String path, String sql, String... options) {
-    DataFrameReader reader = spark().read().format("zarr");
-    for (int i = 0; i < options.length; i += 2) {
-      reader = reader.option(options[i], options[i + 1]);
-    }
-    reader.load(path).createOrReplaceTempView("t");
+    zarrReader(options).load(path).createOrReplaceTempView("t");
     return spark().sql(sql);
   }
 

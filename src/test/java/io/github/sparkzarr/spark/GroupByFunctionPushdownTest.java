@@ -314,11 +314,7 @@ class GroupByFunctionPushdownTest extends SparkTestBase {
   private static Dataset<Row>[] pushedAndNot(String path, String sql, String... options) {
     Dataset<Row>[] results = new Dataset[2];
     for (boolean pushDown : new boolean[] {true, false}) {
-      org.apache.spark.sql.DataFrameReader reader = spark().read().format("zarr").option("pushDownAggregate", pushDown);
-      for (int i = 0; i < options.length; i += 2) {
-        reader = reader.option(options[i], options[i + 1]);
-      }
-      reader.load(path).select("*", "time_index", "x_index").createOrReplaceTempView("h");
+      zarrReader(options).option("pushDownAggregate", pushDown).load(path).select("*", "time_index", "x_index").createOrReplaceTempView("h");
       results[pushDown ? 0 : 1] = spark().sql(sql);
       assertEquals(pushDown, pushed(results[pushDown ? 0 : 1]), sql);
     }

@@ -34,6 +34,15 @@ public abstract class SparkTestBase {
     return session;
   }
 
+  /** A zarr reader with the given options: name, value, name, value, ... */
+  protected static org.apache.spark.sql.DataFrameReader zarrReader(String... options) {
+    org.apache.spark.sql.DataFrameReader reader = spark().read().format("zarr");
+    for (int i = 0; i < options.length; i += 2) {
+      reader = reader.option(options[i], options[i + 1]);
+    }
+    return reader;
+  }
+
   /** A store under src/test/resources/spark. */
   protected static String fixture(String name) {
     try {

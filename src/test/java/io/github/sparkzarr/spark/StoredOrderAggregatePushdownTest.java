@@ -182,11 +182,7 @@ class StoredOrderAggregatePushdownTest extends SparkTestBase {
   }
 
   private static Dataset<Row> query(String path, String sql, boolean pushDown, String... options) {
-    org.apache.spark.sql.DataFrameReader reader = spark().read().format("zarr").option("pushDownAggregate", pushDown);
-    for (int i = 0; i < options.length; i += 2) {
-      reader = reader.option(options[i], options[i + 1]);
-    }
-    reader.load(path).select("*", "t_index", "y_index", "x_index").createOrReplaceTempView("t");
+    zarrReader(options).option("pushDownAggregate", pushDown).load(path).select("*", "t_index", "y_index", "x_index").createOrReplaceTempView("t");
     return spark().sql(sql);
   }
 

@@ -22,7 +22,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.BeforeAll;
@@ -125,12 +124,8 @@ class ValueFilterPushdownTest extends SparkTestBase {
 
   /** {@code sql} over view t of {@code path} with its position columns, pushdowns on or off. */
   private static Dataset<Row> query(String path, String sql, boolean pushDown, String... options) {
-    DataFrameReader reader = spark().read().format("zarr").option("pushDownAggregate", pushDown)
-        .option("pushDownValueFilters", pushDown);
-    for (int i = 0; i < options.length; i += 2) {
-      reader = reader.option(options[i], options[i + 1]);
-    }
-    reader.load(path).select("*", "y_index", "x_index").createOrReplaceTempView("t");
+    zarrReader(options).option("pushDownAggregate", pushDown).option("pushDownValueFilters", pushDown)
+        .load(path).select("*", "y_index", "x_index").createOrReplaceTempView("t");
     return spark().sql(sql);
   }
 
