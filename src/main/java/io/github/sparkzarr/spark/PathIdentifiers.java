@@ -21,10 +21,6 @@ import org.apache.spark.sql.connector.catalog.Identifier;
 final class PathIdentifiers {
   /** First namespace level of a path identifier from the DataFrame API. */
   static final String MARKER = "__zarr_path__";
-  private static final List<String> TABLE_OPTIONS = List.of(ZarrReadOptions.ARRAY,
-      ZarrReadOptions.VARIABLES, ZarrReadOptions.DECODE_CF, ZarrReadOptions.MAX_PARTITION_BYTES,
-      ZarrReadOptions.PUSH_DOWN_AGGREGATE, ZarrReadOptions.PUSH_DOWN_VALUE_FILTERS,
-      ZarrReadOptions.DRIVER_AGGREGATE_MAX_BYTES);
   private static final Map<String, Map<String, String>> REGISTRY = new ConcurrentHashMap<>();
 
   /**
@@ -56,7 +52,7 @@ final class PathIdentifiers {
       if (k.equals(ZarrReadOptions.PATH)) {
         path = e.getValue();
       } else if (k.startsWith("fs.") || k.startsWith("spark.hadoop.")
-          || TABLE_OPTIONS.stream().anyMatch(t -> t.equalsIgnoreCase(k))) {
+          || ZarrReadOptions.isTableOption(k)) {
         table.put(e.getKey(), e.getValue());
       }
     }

@@ -72,4 +72,25 @@ class ZarrReadOptionsTest extends SparkTestBase {
         () -> spark().read().format("zarr").load(fixture("dataset.zarr") + "/nothing_here").schema());
     assertTrue(e.getMessage().contains("no Zarr array or group"), e.getMessage());
   }
+
+  /**
+   * Every read option reaches the table the DataFrame API loads (through the path identifier):
+   * zarr_format forces the format, so a v2 store read as v3 is not found. It was silently dropped
+   * before, as any option the identifier's own list lacked.
+   */
+  @Test
+  void theDataFrameApiHandsEveryReadOptionToTheTable() {
+    String v2 = fixture("dataset.zarr");
+    assertEquals(315, spark().read().format("zarr").option("zarr_format", "2").load(v2).count());
+    Exception e = assertThrows(Exception.class,
+        () -> spark().read().format("zarr").option("zarr_format", "3").load(v2).count());
+    assertTrue(e.getMessage().contains("no Zarr array or group"), e.getMessage());
+    for (String name : new String[] {"array", "variables", "decodeCF", "maxPartitionBytes", "zarr_format",
+        "pushDownAggregate", "pushDownValueFilters", "driverAggregateMaxBytes", "ZARR_FORMAT"}) {
+      assertTrue(ZarrReadOptions.isTableOption(name), name);
+    }
+    assertFalse(ZarrReadOptions.isTableOption("path"));
+    assertFalse(ZarrReadOptions.isTableOption("paths"));
+    assertFalse(ZarrReadOptions.isTableOption("chunks"));
+  }
 }

@@ -37,6 +37,15 @@ public final class ZarrReadOptions implements Serializable {
   private static final List<String> KNOWN =
       List.of(PATH, PATHS, ARRAY, VARIABLES, DECODE_CF, MAX_PARTITION_BYTES, ZARR_FORMAT,
           PUSH_DOWN_AGGREGATE, PUSH_DOWN_VALUE_FILTERS, DRIVER_AGGREGATE_MAX_BYTES);
+  /**
+   * Whether {@code name} (any case) is an option of the table read, as opposed to where it is
+   * ({@code path}, {@code paths}): every known option but those.
+   */
+  public static boolean isTableOption(String name) {
+    return !name.equalsIgnoreCase(PATH) && !name.equalsIgnoreCase(PATHS)
+        && KNOWN.stream().anyMatch(k -> k.equalsIgnoreCase(name));
+  }
+
   /** Keys whose values are never printed. */
   private static final Pattern SECRET =
       Pattern.compile("(?i).*(secret|password|passwd|token|credential|key|signature|sas).*");
