@@ -94,6 +94,17 @@ public final class ProfileScan {
   static final com.sun.management.OperatingSystemMXBean PROCESS =
       (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
 
+  /** A Zarr reader with every -Dread.NAME=VALUE property as a read option (e.g. -Dread.driverAggregateMaxBytes=0). */
+  static org.apache.spark.sql.DataFrameReader reader(SparkSession spark) {
+    org.apache.spark.sql.DataFrameReader reader = spark.read().format("zarr");
+    for (String name : System.getProperties().stringPropertyNames()) {
+      if (name.startsWith("read.")) {
+        reader = reader.option(name.substring("read.".length()), System.getProperty(name));
+      }
+    }
+    return reader;
+  }
+
   static void time(String store, int runs, String query) throws Exception {
     SparkSession spark = BenchSession.local("spark-zarr compare");
     // -Dconf=key=value,key=value: session settings to try (e.g. spark.sql.files.maxPartitionBytes=64m).
@@ -103,10 +114,9 @@ public final class ProfileScan {
       }
     }
     try {
-      spark.read().format("zarr").load(store).createOrReplaceTempView("t");
-      spark.read().format("zarr").option("pushDownAggregate", "false").load(store)
-          .createOrReplaceTempView("t_rows");
-      spark.read().format("zarr").option("pushDownAggregate", "false").option("pushDownValueFilters", "false")
+      reader(spark).load(store).createOrReplaceTempView("t");
+      reader(spark).option("pushDownAggregate", "false").load(store).createOrReplaceTempView("t_rows");
+      reader(spark).option("pushDownAggregate", "false").option("pushDownValueFilters", "false")
           .load(store).createOrReplaceTempView("t_spark");
       TaskCpu cpu = new TaskCpu();
       spark.sparkContext().addSparkListener(cpu);

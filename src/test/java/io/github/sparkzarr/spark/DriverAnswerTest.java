@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Small aggregates the scan computes completely are computed on the driver while Spark plans the
- * query (option driverAggregateMaxBytes, 32 MiB of decoded data by default), and the session
+ * query (option driverAggregateMaxBytes, 128 MiB of decoded data by default), and the session
  * extension plans them as local rows, so the query runs no Spark job at all. Their answers are
  * the ones tasks compute, and the ones Spark computes from the rows.
  *
@@ -141,6 +141,32 @@ class DriverAnswerTest extends SparkTestBase {
     assertTrue(plan(small).contains("on the driver"), () -> plan(small));
     assertEquals(0, jobsToCollect(small));
     assertRowsEqual(sorted(query(store, box, "pushDownAggregate", "false")), sorted(small), box);
+  }
+
+  /**
+   * An aggregate over more than a task's small-aggregate share (32 MiB) but within the limit stays
+   * one partition, so the driver computes it, where with a lower limit it is split over the cores.
+   * The store is 64 MiB of float32 in 1 MiB chunks, all missing (fill value 1.5).
+   */
+  @Test
+  void aggregatesUpToTheLimitStayOnePartitionForTheDriver() throws Exception {
+    Path big = tmp.resolve("fill.zarr");
+    Files.createDirectories(big);
+    Files.writeString(big.resolve(".zarray"), "{\"zarr_format\": 2, \"shape\": [64, 512, 512], "
+        + "\"chunks\": [16, 128, 128], \"dtype\": \"<f4\", \"compressor\": null, \"fill_value\": 1.5, "
+        + "\"order\": \"C\", \"filters\": null}");
+    String sql = "SELECT sum(value), count(*) FROM t";
+    Dataset<Row> onDriver = query(big.toString(), sql);
+    assertTrue(plan(onDriver).contains("on the driver"), () -> plan(onDriver));
+    assertEquals(0, jobsToCollect(onDriver));
+    Row answer = onDriver.collectAsList().get(0);
+    assertEquals(1.5 * (16L << 20), answer.getDouble(0));
+    assertEquals(16L << 20, answer.getLong(1));
+
+    Dataset<Row> inTasks = query(big.toString(), sql, "driverAggregateMaxBytes", "32m");
+    assertTrue(plan(inTasks).contains("BatchScan") && !plan(inTasks).contains(" complete"), () -> plan(inTasks));
+    assertTrue(jobsToCollect(inTasks) > 0);
+    assertRowsEqual(onDriver.collectAsList(), inTasks.collectAsList(), sql);
   }
 
   /** COUNT(*) of the whole store, answered from metadata, runs no job either. */

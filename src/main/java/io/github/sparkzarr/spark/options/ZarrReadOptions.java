@@ -32,7 +32,7 @@ public final class ZarrReadOptions implements Serializable {
   public static final String PUSH_DOWN_VALUE_FILTERS = "pushDownValueFilters";
   public static final String DRIVER_AGGREGATE_MAX_BYTES = "driverAggregateMaxBytes";
   /** Decoded bytes up to which a complete aggregate is answered on the driver, by default. */
-  public static final long DEFAULT_DRIVER_AGGREGATE_MAX_BYTES = 32L << 20;
+  public static final long DEFAULT_DRIVER_AGGREGATE_MAX_BYTES = 128L << 20;
 
   private static final List<String> KNOWN =
       List.of(PATH, PATHS, ARRAY, VARIABLES, DECODE_CF, MAX_PARTITION_BYTES, ZARR_FORMAT,

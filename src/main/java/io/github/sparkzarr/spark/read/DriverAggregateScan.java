@@ -8,8 +8,9 @@ import org.apache.spark.sql.types.StructType;
  * A small aggregate that the scan computes completely, computed on the driver when Spark plans
  * the query (ZarrScan#answerableOnDriver): the partitions' readers run here one after another,
  * so the query needs no task, and with {@link DriverAnswerStrategy} no job. Such a scan is at most
- * {@code driverAggregateMaxBytes} of decoded data, which one task would read alone anyway, and a
- * job costs more than that on a small box (docs/benchmarks.md, session 32). The answer is computed
+ * {@code driverAggregateMaxBytes} of decoded data (by default what one task reads alone), which
+ * ZarrScan plans as one partition, and a job costs more than that on a small box
+ * (docs/benchmarks.md, sessions 32 and 33). The answer is computed
  * once per plan: executing the same plan again returns it unchanged, as for any {@code LocalScan}.
  */
 final class DriverAggregateScan implements DriverAnswer {

@@ -122,10 +122,14 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
     SparkSession session = SparkSession.active();
     long max = maxPartitionBytes(session);
     long floor = bytesSetting(session, "spark.sql.files.openCostInBytes", "4m");
+    long total = chunks > Long.MAX_VALUE / chunkBytes() ? Long.MAX_VALUE : chunks * chunkBytes();
     if (aggregate != null) {
       floor = Math.max(floor, SMALL_AGGREGATE_BYTES);
+      if (total <= options.driverAggregateMaxBytes() && groupCells() <= DRIVER_ROWS) {
+        // One complete partition, which the driver then computes without a job (answerableOnDriver).
+        floor = Math.max(floor, total);
+      }
     }
-    long total = chunks > Long.MAX_VALUE / chunkBytes() ? Long.MAX_VALUE : chunks * chunkBytes();
     return Math.min(max, Math.max(floor, total / minPartitions(session)));
   }
 
