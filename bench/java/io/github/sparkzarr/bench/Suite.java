@@ -98,7 +98,11 @@ public final class Suite {
       writeParquet();
       spark.read().parquet(work.resolve("parquet").toString()).createOrReplaceTempView("parquet");
       queries();
-      writes();
+      if (writeReps > 0) {
+        writes();
+      } else {
+        log("writes not timed (--write-reps 0)");
+      }
       planning();
     } finally {
       spark.stop();

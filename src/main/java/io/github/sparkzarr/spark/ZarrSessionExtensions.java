@@ -1,6 +1,7 @@
 package io.github.sparkzarr.spark;
 
 import io.github.sparkzarr.spark.read.DriverAnswerStrategy;
+import io.github.sparkzarr.spark.read.DriverMergeStrategy;
 import org.apache.spark.sql.SparkSessionExtensions;
 import org.apache.spark.sql.SparkSessionExtensionsProvider;
 import scala.runtime.AbstractFunction1;
@@ -10,13 +11,15 @@ import scala.runtime.BoxedUnit;
  * What the connector adds to every Spark session that has it on its class path: Spark finds it
  * through {@code META-INF/services} (Spark 3.2 and later), with no {@code spark.sql.extensions}
  * setting. It only plans the connector's own small answers without a job
- * ({@link DriverAnswerStrategy}); every other plan is left as Spark makes it.
+ * ({@link DriverAnswerStrategy}) and finishes aggregates of few partial rows on the driver
+ * ({@link DriverMergeStrategy}); every other plan is left as Spark makes it.
  */
 public final class ZarrSessionExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit>
     implements SparkSessionExtensionsProvider {
   @Override
   public BoxedUnit apply(SparkSessionExtensions extensions) {
     extensions.injectPlannerStrategy(session -> new DriverAnswerStrategy());
+    extensions.injectPlannerStrategy(session -> new DriverMergeStrategy());
     return BoxedUnit.UNIT;
   }
 }

@@ -214,14 +214,6 @@ class DriverAnswerTest extends SparkTestBase {
     assertTrue(message.contains(key) && message.contains("broken.zarr"), message);
   }
 
-  private static String messages(Throwable t) {
-    StringBuilder s = new StringBuilder();
-    for (Throwable c = t; c != null; c = c.getCause()) {
-      s.append(c).append('\n');
-    }
-    return s.toString();
-  }
-
   @Test
   void theLimitMustNotBeNegative() {
     Exception e = assertThrows(Exception.class,

@@ -108,4 +108,13 @@ public abstract class SparkTestBase {
     }
     scala.jdk.javaapi.CollectionConverters.asJava(plan.children()).forEach(c -> collect(c, out));
   }
+
+  /** An exception's messages with its causes', one a line. */
+  protected static String messages(Throwable t) {
+    StringBuilder s = new StringBuilder();
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      s.append(c).append('\n');
+    }
+    return s.toString();
+  }
 }

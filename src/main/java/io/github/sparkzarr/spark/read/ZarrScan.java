@@ -304,6 +304,18 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
         && groupCells() <= DRIVER_ROWS;
   }
 
+  /**
+   * Whether Spark's final aggregate over this scan's partial rows may be finished on the driver
+   * ({@link DriverMergeStrategy}): the partitions return at most {@link #DRIVER_ROWS} rows in all.
+   */
+  boolean mergeableOnDriver() {
+    if (aggregate == null || complete) {
+      return false;
+    }
+    long cells = groupCells();
+    return cells <= DRIVER_ROWS && planInputPartitions().length <= DRIVER_ROWS / cells;
+  }
+
   /** Result rows a driver answer may have: a map of a small box, not one of every element. */
   static final long DRIVER_ROWS = 1L << 16;
 

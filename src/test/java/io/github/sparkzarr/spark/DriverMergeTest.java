@@ -1,0 +1,169 @@
+package io.github.sparkzarr.spark;
+
+import static io.github.sparkzarr.spark.AggregatePushdownTest.assertRowsEqual;
+import static io.github.sparkzarr.spark.AggregatePushdownTest.sorted;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerStageSubmitted;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * An aggregate the scan computes partially over many partitions is finished on the driver from
+ * the tasks' few rows (DriverMerge), in one stage with no shuffle, and answers as Spark does from
+ * the rows. The store, written by the connector: t (40, chunks 4) x y (16, chunks 8) x x (16,
+ * chunks 8), v float32, n int32 and m int64 about 2^53, whose sum over 2,048 elements leaves a
+ * long where a chunk's (256) does not; read with one partition
+ * per chunk (maxPartitionBytes=1, 40 partitions) and no answers on the driver.
+ */
+class DriverMergeTest extends SparkTestBase {
+  @TempDir
+  static Path tmp;
+  private static String store;
+
+  @BeforeAll
+  static void write() {
+    store = tmp.resolve("merge.zarr").toString();
+    spark().sql("SELECT t, y, x, CAST(sin(t * 0.3 + y * 0.7) * 100 + x AS FLOAT) AS v, "
+        + "CAST(t * 1000 + y * 20 + x - 20000 AS INT) AS n, "
+        + "CAST(9007199254740992 + t * 256 + y * 16 + x AS BIGINT) AS m "
+        + "FROM range(40) a(t) CROSS JOIN range(16) b(y) CROSS JOIN range(16) c(x)")
+        .write().format("zarr").option("dimensions", "t,y,x").option("chunks", "4,8,8").save(store);
+  }
+
+  private static Dataset<Row> query(String sql, String... options) {
+    List<String> all = new ArrayList<>(List.of("maxPartitionBytes", "1", "driverAggregateMaxBytes", "0"));
+    all.addAll(List.of(options));
+    zarrReader(all.toArray(new String[0])).load(store).createOrReplaceTempView("t");
+    return spark().sql(sql);
+  }
+
+  /** The stages that collecting {@code df} runs. */
+  private static int stagesToCollect(Dataset<Row> df) throws java.util.concurrent.TimeoutException {
+    AtomicInteger stages = new AtomicInteger();
+    SparkListener listener = new SparkListener() {
+      @Override
+      public void onStageSubmitted(SparkListenerStageSubmitted submitted) {
+        stages.incrementAndGet();
+      }
+    };
+    spark().sparkContext().listenerBus().waitUntilEmpty();
+    spark().sparkContext().addSparkListener(listener);
+    try {
+      df.collectAsList();
+      spark().sparkContext().listenerBus().waitUntilEmpty();
+    } finally {
+      spark().sparkContext().removeSparkListener(listener);
+    }
+    return stages.get();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "SELECT sum(v), count(*), min(n), max(n) FROM t",
+      "SELECT avg(v), sum(n), count(v) FROM t WHERE t >= 6 AND y < 12",
+      "SELECT y, avg(v) AS a, min(v), count(*) FROM t GROUP BY y",
+      "SELECT x, sum(n), max(v) FROM t WHERE y < 8 GROUP BY x",
+      // A filter on values, evaluated in the scan.
+      "SELECT sum(n), count(*) FROM t WHERE v > 20",
+      // No row selected: one row (SUM null, COUNT 0).
+      "SELECT sum(v), count(*), max(n) FROM t WHERE v > 1000",
+      // Expressions over the results, HAVING and ORDER BY above them.
+      "SELECT y, sum(v) * 2 + count(*) AS s FROM t GROUP BY y HAVING count(*) > 100 ORDER BY s DESC",
+  })
+  void aggregatesOfManyPartitionsAreFinishedOnTheDriver(String sql) throws Exception {
+    Dataset<Row> merged = query(sql);
+    String plan = plan(merged);
+    assertTrue(plan.contains("DriverMerge") && plan.contains("partialAggregates"), plan);
+    assertFalse(plan.contains("Exchange") || plan.contains("HashAggregate"), plan);
+    // ORDER BY sorts the merged rows in a second stage (one task), with no shuffle either.
+    assertEquals(sql.contains("ORDER BY") ? 2 : 1, stagesToCollect(merged), "stages: " + plan);
+    assertRowsEqual(sorted(query(sql, "pushDownAggregate", "false")), sorted(merged), sql);
+  }
+
+  /** Keys with no selected row make no group, as in Spark. */
+  @Test
+  void groupsWithoutRowsAreAbsent() {
+    Dataset<Row> none = query("SELECT y, sum(v), count(*) FROM t WHERE v > 1000 GROUP BY y");
+    assertTrue(plan(none).contains("DriverMerge"), () -> plan(none));
+    assertEquals(List.of(), none.collectAsList());
+    assertEquals(List.of(), query("SELECT y, sum(v), count(*) FROM t WHERE v > 1000 GROUP BY y",
+        "pushDownAggregate", "false").collectAsList());
+  }
+
+  @Test
+  void showTakeAndFirstAnswerAsCollect() {
+    Dataset<Row> df = query("SELECT y, count(*) AS c FROM t GROUP BY y");
+    assertEquals(16, df.collectAsList().size());
+    assertEquals(3, df.takeAsList(3).size());
+    assertEquals(640L, df.first().getLong(1));
+    df.show(2);
+    assertEquals(List.of(0L, 1L, 2L), df.orderBy("y").limit(3).collectAsList().stream().map(r -> r.getLong(0)).toList());
+  }
+
+  /**
+   * An int64 sum whose partitions' sums fit in a long but whose total does not fails as Spark's
+   * own does. The scan sums int64 only under ANSI rules (without them Spark's sum wraps around).
+   */
+  @Test
+  void overflowFailsAsSparksOwn() {
+    String sql = "SELECT sum(m) FROM t WHERE t < 8";
+    String ansi = spark().conf().get("spark.sql.ansi.enabled");
+    spark().conf().set("spark.sql.ansi.enabled", "true");
+    try {
+      assertEquals("fails: overflow", outcome(query(sql, "pushDownAggregate", "false")));
+      Dataset<Row> merged = query(sql);
+      assertTrue(plan(merged).contains("DriverMerge"), () -> plan(merged));
+      assertEquals("fails: overflow", outcome(merged));
+      // 768 elements: 3/4 of the largest long, which the merge reaches exactly.
+      String fits = "SELECT sum(m) FROM t WHERE t < 3";
+      assertEquals(query(fits, "pushDownAggregate", "false").collectAsList(), query(fits).collectAsList());
+    } finally {
+      spark().conf().set("spark.sql.ansi.enabled", ansi);
+    }
+  }
+
+  private static String outcome(Dataset<Row> df) {
+    try {
+      return df.collectAsList().toString();
+    } catch (Exception e) {
+      return "fails: " + (messages(e).contains("overflow") ? "overflow" : messages(e));
+    }
+  }
+
+  /**
+   * Too many partial rows for the driver (more than 65,536): Spark's own final aggregate. The store
+   * is 20 x 64 x 64 float32 in chunks of one time step, all missing (fill value 2.5), one partition
+   * per chunk: 20 partitions of 4,096 groups.
+   */
+  @Test
+  void largeMapsKeepSparksAggregate() throws Exception {
+    Path fill = tmp.resolve("fill.zarr");
+    Files.createDirectories(fill);
+    Files.writeString(fill.resolve(".zarray"), "{\"zarr_format\": 2, \"shape\": [20, 64, 64], "
+        + "\"chunks\": [1, 64, 64], \"dtype\": \"<f4\", \"compressor\": null, \"fill_value\": 2.5, "
+        + "\"order\": \"C\", \"filters\": null}");
+    String sql = "SELECT dim_1, dim_2, max(value), count(*) FROM t GROUP BY dim_1, dim_2";
+    List<String> options = List.of("maxPartitionBytes", "1", "driverAggregateMaxBytes", "0");
+    zarrReader(options.toArray(new String[0])).load(fill.toString()).createOrReplaceTempView("t");
+    Dataset<Row> map = spark().sql(sql);
+    assertTrue(plan(map).contains("partialAggregates") && plan(map).contains("HashAggregate"), () -> plan(map));
+    assertFalse(plan(map).contains("DriverMerge"), () -> plan(map));
+    List<Row> rows = map.collectAsList();
+    assertEquals(4096, rows.size());
+    assertTrue(rows.stream().allMatch(r -> r.getFloat(2) == 2.5f && r.getLong(3) == 20), () -> rows.get(0).toString());
+  }
+}
