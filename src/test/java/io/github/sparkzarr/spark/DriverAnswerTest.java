@@ -10,10 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.execution.LocalTableScanExec;
@@ -59,22 +56,7 @@ class DriverAnswerTest extends SparkTestBase {
 
   /** The Spark jobs that {@code action} starts. */
   private static int jobsToRun(Runnable action) throws TimeoutException {
-    AtomicInteger jobs = new AtomicInteger();
-    SparkListener listener = new SparkListener() {
-      @Override
-      public void onJobStart(SparkListenerJobStart start) {
-        jobs.incrementAndGet();
-      }
-    };
-    spark().sparkContext().listenerBus().waitUntilEmpty();
-    spark().sparkContext().addSparkListener(listener);
-    try {
-      action.run();
-      spark().sparkContext().listenerBus().waitUntilEmpty();
-    } finally {
-      spark().sparkContext().removeSparkListener(listener);
-    }
-    return jobs.get();
+    return scheduled(action).jobs();
   }
 
   @ParameterizedTest
@@ -150,11 +132,7 @@ class DriverAnswerTest extends SparkTestBase {
    */
   @Test
   void aggregatesUpToTheLimitStayOnePartitionForTheDriver() throws Exception {
-    Path big = tmp.resolve("fill.zarr");
-    Files.createDirectories(big);
-    Files.writeString(big.resolve(".zarray"), "{\"zarr_format\": 2, \"shape\": [64, 512, 512], "
-        + "\"chunks\": [16, 128, 128], \"dtype\": \"<f4\", \"compressor\": null, \"fill_value\": 1.5, "
-        + "\"order\": \"C\", \"filters\": null}");
+    Path big = fillArray(tmp.resolve("fill.zarr"), "[64, 512, 512]", "[16, 128, 128]", 1.5);
     String sql = "SELECT sum(value), count(*) FROM t";
     Dataset<Row> onDriver = query(big.toString(), sql);
     assertTrue(plan(onDriver).contains("on the driver"), () -> plan(onDriver));

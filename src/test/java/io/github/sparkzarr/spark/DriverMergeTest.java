@@ -6,13 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerStageSubmitted;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,22 +49,7 @@ class DriverMergeTest extends SparkTestBase {
 
   /** The stages that collecting {@code df} runs. */
   private static int stagesToCollect(Dataset<Row> df) throws java.util.concurrent.TimeoutException {
-    AtomicInteger stages = new AtomicInteger();
-    SparkListener listener = new SparkListener() {
-      @Override
-      public void onStageSubmitted(SparkListenerStageSubmitted submitted) {
-        stages.incrementAndGet();
-      }
-    };
-    spark().sparkContext().listenerBus().waitUntilEmpty();
-    spark().sparkContext().addSparkListener(listener);
-    try {
-      df.collectAsList();
-      spark().sparkContext().listenerBus().waitUntilEmpty();
-    } finally {
-      spark().sparkContext().removeSparkListener(listener);
-    }
-    return stages.get();
+    return scheduled(df::collectAsList).stages();
   }
 
   @ParameterizedTest
@@ -151,11 +132,7 @@ class DriverMergeTest extends SparkTestBase {
    */
   @Test
   void largeMapsKeepSparksAggregate() throws Exception {
-    Path fill = tmp.resolve("fill.zarr");
-    Files.createDirectories(fill);
-    Files.writeString(fill.resolve(".zarray"), "{\"zarr_format\": 2, \"shape\": [20, 64, 64], "
-        + "\"chunks\": [1, 64, 64], \"dtype\": \"<f4\", \"compressor\": null, \"fill_value\": 2.5, "
-        + "\"order\": \"C\", \"filters\": null}");
+    Path fill = fillArray(tmp.resolve("fill.zarr"), "[20, 64, 64]", "[1, 64, 64]", 2.5);
     String sql = "SELECT dim_1, dim_2, max(value), count(*) FROM t GROUP BY dim_1, dim_2";
     List<String> options = List.of("maxPartitionBytes", "1", "driverAggregateMaxBytes", "0");
     zarrReader(options.toArray(new String[0])).load(fill.toString()).createOrReplaceTempView("t");

@@ -117,4 +117,46 @@ public abstract class SparkTestBase {
     }
     return s.toString();
   }
+
+  /**
+   * A Zarr v2 float32 array of {@code shape} in {@code chunks} (JSON lists) with no chunk file, so
+   * every element is {@code fill}: a large store that costs nothing to write or read.
+   */
+  protected static java.nio.file.Path fillArray(java.nio.file.Path dir, String shape, String chunks, double fill)
+      throws IOException {
+    java.nio.file.Files.createDirectories(dir);
+    java.nio.file.Files.writeString(dir.resolve(".zarray"), "{\"zarr_format\": 2, \"shape\": " + shape
+        + ", \"chunks\": " + chunks + ", \"dtype\": \"<f4\", \"compressor\": null, \"fill_value\": " + fill
+        + ", \"order\": \"C\", \"filters\": null}");
+    return dir;
+  }
+
+  /** The jobs and stages Spark started while an action ran. */
+  protected record Scheduled(int jobs, int stages) {
+  }
+
+  protected static Scheduled scheduled(Runnable action) throws java.util.concurrent.TimeoutException {
+    java.util.concurrent.atomic.AtomicInteger jobs = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger stages = new java.util.concurrent.atomic.AtomicInteger();
+    org.apache.spark.scheduler.SparkListener listener = new org.apache.spark.scheduler.SparkListener() {
+      @Override
+      public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart start) {
+        jobs.incrementAndGet();
+      }
+
+      @Override
+      public void onStageSubmitted(org.apache.spark.scheduler.SparkListenerStageSubmitted submitted) {
+        stages.incrementAndGet();
+      }
+    };
+    spark().sparkContext().listenerBus().waitUntilEmpty();
+    spark().sparkContext().addSparkListener(listener);
+    try {
+      action.run();
+      spark().sparkContext().listenerBus().waitUntilEmpty();
+    } finally {
+      spark().sparkContext().removeSparkListener(listener);
+    }
+    return new Scheduled(jobs.get(), stages.get());
+  }
 }
