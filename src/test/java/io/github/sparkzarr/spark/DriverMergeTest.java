@@ -75,6 +75,32 @@ class DriverMergeTest extends SparkTestBase {
     assertRowsEqual(sorted(query(sql, "pushDownAggregate", "false")), sorted(merged), sql);
   }
 
+  /**
+   * The merge inside other plans: a scalar subquery (twice, which Spark reuses by comparing
+   * canonical plans), a join of two merged aggregates (through an exchange) and a cached result.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "SELECT (SELECT avg(v) FROM t) AS a, (SELECT avg(v) FROM t) AS b, (SELECT max(n) FROM t WHERE y < 4) AS c",
+      "SELECT count(*), sum(n) FROM t WHERE v > (SELECT avg(v) FROM t)",
+      "SELECT a.y, a.s, b.c FROM (SELECT y, sum(v) AS s FROM t GROUP BY y) a "
+          + "JOIN (SELECT y, count(*) AS c FROM t WHERE x < 5 GROUP BY y) b ON a.y = b.y",
+  })
+  void mergesInsideOtherPlans(String sql) {
+    Dataset<Row> merged = query(sql);
+    String plan = merged.queryExecution().executedPlan().toString();
+    merged.collectAsList();
+    assertTrue(merged.queryExecution().executedPlan().toString().contains("DriverMerge"),
+        () -> merged.queryExecution().executedPlan().toString());
+    assertRowsEqual(sorted(query(sql, "pushDownAggregate", "false")), sorted(merged), sql + "\n" + plan);
+    Dataset<Row> cached = query(sql).cache();
+    try {
+      assertRowsEqual(sorted(query(sql, "pushDownAggregate", "false")), sorted(cached), sql + " (cached)");
+    } finally {
+      cached.unpersist();
+    }
+  }
+
   /** Keys with no selected row make no group, as in Spark. */
   @Test
   void groupsWithoutRowsAreAbsent() {
