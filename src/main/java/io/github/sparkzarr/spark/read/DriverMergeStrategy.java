@@ -24,7 +24,7 @@ import scala.jdk.javaapi.CollectionConverters;
 public final class DriverMergeStrategy extends SparkStrategy {
   @Override
   public Seq<SparkPlan> apply(LogicalPlan plan) {
-    if (plan instanceof Aggregate && scanBelow(((Aggregate) plan).child()) instanceof ZarrScan scan
+    if (plan instanceof Aggregate a && scanBelow(a.child()) instanceof ZarrScan scan
         && scan.mergeableOnDriver()) {
       Option<Tuple4<Seq<NamedExpression>, Seq<AggregateExpression>, Seq<NamedExpression>, LogicalPlan>> parts =
           PhysicalAggregation.unapply(plan);

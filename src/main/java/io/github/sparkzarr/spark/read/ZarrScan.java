@@ -125,7 +125,7 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
     long total = chunks > Long.MAX_VALUE / chunkBytes() ? Long.MAX_VALUE : chunks * chunkBytes();
     if (aggregate != null) {
       floor = Math.max(floor, SMALL_AGGREGATE_BYTES);
-      if (total <= options.driverAggregateMaxBytes() && groupCells() <= DRIVER_ROWS) {
+      if (withinDriverLimit(chunks)) {
         // One complete partition, which the driver then computes without a job (answerableOnDriver).
         floor = Math.max(floor, total);
       }
@@ -296,12 +296,17 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
 
   /**
    * Whether the driver computes this aggregate itself ({@link DriverAggregateScan}): one the scan
-   * computes completely, over at most {@code maxBytes} of decoded data, with at most
+   * computes completely, over at most {@code driverAggregateMaxBytes} of decoded data, with at most
    * {@link #DRIVER_ROWS} result rows.
    */
-  boolean answerableOnDriver(long maxBytes) {
-    return aggregate != null && complete && maxBytes > 0 && plan.chunkCount() <= maxBytes / chunkBytes()
-        && groupCells() <= DRIVER_ROWS;
+  boolean answerableOnDriver() {
+    return aggregate != null && complete && withinDriverLimit(plan.chunkCount());
+  }
+
+  /** Whether an aggregate over {@code chunks} is small enough for the driver: bytes and result rows. */
+  private boolean withinDriverLimit(long chunks) {
+    long maxBytes = options.driverAggregateMaxBytes();
+    return maxBytes > 0 && chunks <= maxBytes / chunkBytes() && groupCells() <= DRIVER_ROWS;
   }
 
   /**

@@ -328,7 +328,7 @@ public final class ZarrScanBuilder implements SupportsPushDownRequiredColumns,
     }
     if (partialAggregate != null) {
       ZarrScan scan = scanOf(partialAggregate, completeAggregate);
-      return scan.answerableOnDriver(options.driverAggregateMaxBytes()) ? new DriverAggregateScan(scan, store) : scan;
+      return scan.answerableOnDriver() ? new DriverAggregateScan(scan, store) : scan;
     }
     ScanPlan plan = new ScanPlan(view, List.copyOf(columns), selection.clone(), chunks(), limit, valueFilter);
     return new ZarrScan(plan, schema, options, confBroadcast, pushed, null, false);
