@@ -115,6 +115,8 @@ class DriverMergeTest extends SparkTestBase {
   void showTakeAndFirstAnswerAsCollect() {
     Dataset<Row> df = query("SELECT y, count(*) AS c FROM t GROUP BY y");
     assertEquals(16, df.collectAsList().size());
+    assertEquals(16, df.count());
+    assertEquals(15, df.where("y > 0").count());
     assertEquals(3, df.takeAsList(3).size());
     assertEquals(640L, df.first().getLong(1));
     df.show(2);
