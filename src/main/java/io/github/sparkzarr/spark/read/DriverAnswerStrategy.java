@@ -10,7 +10,6 @@ import org.apache.spark.sql.catalyst.expressions.AttributeReference;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.InterpretedMutableProjection;
 import org.apache.spark.sql.catalyst.expressions.InterpretedOrdering;
-import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.Unevaluable;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.GlobalLimit;
@@ -55,9 +54,9 @@ public final class DriverAnswerStrategy extends SparkStrategy {
     if (plan instanceof DataSourceV2ScanRelation r) {
       return r.scan() instanceof DriverAnswer answer ? Arrays.asList(answer.rows()) : null;
     }
-    if (plan instanceof Project p && allEvaluable(CollectionConverters.asJava(expressions(p.projectList())))) {
+    if (plan instanceof Project p && allEvaluable(CollectionConverters.asJava(Interpreted.expressions(p.projectList())))) {
       List<InternalRow> in = rowsOf(p.child());
-      return in == null ? null : project(expressions(p.projectList()), p.child().output(), in);
+      return in == null ? null : project(Interpreted.expressions(p.projectList()), p.child().output(), in);
     }
     if (plan instanceof Filter f && evaluable(f.condition())) {
       List<InternalRow> in = rowsOf(f.child());
@@ -81,19 +80,12 @@ public final class DriverAnswerStrategy extends SparkStrategy {
     return null;
   }
 
-  /** A NamedExpression is an Expression; Java does not see Scala's trait as a subtype. */
-  @SuppressWarnings("unchecked")
-  private static Seq<Expression> expressions(Seq<? extends NamedExpression> named) {
-    return (Seq<Expression>) (Seq<?>) named;
-  }
-
   private static boolean allEvaluable(List<Expression> expressions) {
     return expressions.stream().allMatch(DriverAnswerStrategy::evaluable);
   }
 
   private static List<InternalRow> project(Seq<Expression> expressions, Seq<Attribute> input, List<InternalRow> rows) {
-    InterpretedMutableProjection projection = new InterpretedMutableProjection(expressions, input);
-    projection.initialize(0);
+    InterpretedMutableProjection projection = Interpreted.projection(expressions, input);
     List<InternalRow> out = new ArrayList<>(rows.size());
     for (InternalRow row : rows) {
       out.add(projection.apply(row).copy());

@@ -63,7 +63,7 @@ final class DriverMerge {
     bufferAndInput.addAll(CollectionConverters.asJava(input));
     InterpretedMutableProjection start = projection(initial, List.of());
     InterpretedMutableProjection step = projection(update, bufferAndInput);
-    UnsafeProjection key = UnsafeProjection.create(seq(expressions(grouping)), input);
+    UnsafeProjection key = UnsafeProjection.create(Interpreted.expressions(grouping), input);
 
     // Groups in the order they first come, as a hash aggregate of one partition would meet them.
     Map<UnsafeRow, InternalRow> groups = new LinkedHashMap<>();
@@ -86,7 +86,7 @@ final class DriverMerge {
     for (AggregateExpression a : CollectionConverters.asJava(aggregates)) {
       keysAndResults.add(a.resultAttribute());
     }
-    UnsafeProjection result = UnsafeProjection.create(seq(expressions(results)), seq(keysAndResults));
+    UnsafeProjection result = UnsafeProjection.create(Interpreted.expressions(results), seq(keysAndResults));
     List<InternalRow> out = new ArrayList<>(groups.size());
     for (Map.Entry<UnsafeRow, InternalRow> group : groups.entrySet()) {
       InternalRow values = finish.apply(group.getValue()).copy();
@@ -96,13 +96,7 @@ final class DriverMerge {
   }
 
   private static InterpretedMutableProjection projection(List<Expression> expressions, List<Attribute> input) {
-    InterpretedMutableProjection p = new InterpretedMutableProjection(seq(expressions), seq(input));
-    p.initialize(0);
-    return p;
-  }
-
-  private static List<Expression> expressions(Seq<NamedExpression> named) {
-    return CollectionConverters.asJava(named).stream().map(n -> (Expression) n).toList();
+    return Interpreted.projection(seq(expressions), seq(input));
   }
 
   private static <T> Seq<T> seq(List<T> list) {
