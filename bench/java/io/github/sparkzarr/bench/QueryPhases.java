@@ -109,7 +109,7 @@ public final class QueryPhases {
         spark.sql(queries[q]).collectAsList();
       }
       // Queries take turns, so a shared machine's changing load falls on all alike.
-      double[][][] m = new double[nq][11][runs];
+      double[][][] m = new double[nq][13][runs];
       String[] plans = new String[nq];
       List<List<String>> stagesLog = new ArrayList<>();
       for (int q = 0; q < nq; q++) {
@@ -136,6 +136,7 @@ public final class QueryPhases {
           long wall0 = System.currentTimeMillis();
           df.collectAsList();
           long t4 = System.nanoTime();
+          long wall4 = System.currentTimeMillis();
           ProfileScan.TaskCpu.waitIdle(spark);
           m[q][0][r] = (t1 - t0) / 1e6;
           m[q][1][r] = (t2 - t1) / 1e6;
@@ -148,6 +149,8 @@ public final class QueryPhases {
           m[q][8][r] = ev.jobs * 100 + ev.stages * 10 + ev.tasks; // jobs/stages/tasks code
           m[q][9][r] = ev.taskDeserMs;
           m[q][10][r] = ev.taskCpuMs;
+          m[q][11][r] = ev.lastFinish - ev.firstLaunch; // first task launch -> last task end
+          m[q][12][r] = wall4 - ev.lastFinish;          // last task end -> collect returns
           plans[q] = df.queryExecution().executedPlan().toString();
           stagesLog.set(q, new ArrayList<>(ev.log));
         }
@@ -160,7 +163,8 @@ public final class QueryPhases {
       }
       String[] names = {"analysis (spark.sql)", "optimize (incl. pushdown, build)", "physical plan",
           "execute (collect)", "TOTAL", "collect->job start", "job start->1st task", "task run ms (sum)",
-          "jobs*100+stages*10+tasks", "task deserialise ms (sum)", "task CPU ms (sum)"};
+          "jobs*100+stages*10+tasks", "task deserialise ms (sum)", "task CPU ms (sum)",
+          "1st task->last task end", "last task end->collect returns"};
       for (int q = 0; q < nq; q++) {
         System.out.println("== " + queries[q]);
         for (int i = 0; i < names.length; i++) {

@@ -70,9 +70,46 @@ class DriverMergeTest extends SparkTestBase {
     String plan = plan(merged);
     assertTrue(plan.contains("DriverMerge") && plan.contains("partialAggregates"), plan);
     assertFalse(plan.contains("Exchange") || plan.contains("HashAggregate"), plan);
-    // ORDER BY sorts the merged rows in a second stage (one task), with no shuffle either.
-    assertEquals(sql.contains("ORDER BY") ? 2 : 1, stagesToCollect(merged), "stages: " + plan);
+    // ORDER BY and HAVING are evaluated on the driver too: no second stage.
+    assertEquals(1, stagesToCollect(merged), "stages: " + plan);
     assertRowsEqual(sorted(query(sql, "pushDownAggregate", "false")), sorted(merged), sql);
+  }
+
+  /**
+   * ORDER BY, LIMIT, HAVING and projections above the merge are evaluated on the driver from its
+   * rows (DriverSort, DriverLimit, ...): one stage, no Sort or Limit of Spark's, and Spark's rows
+   * in Spark's order.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "SELECT y, sum(v) AS s FROM t GROUP BY y ORDER BY y DESC",
+      "SELECT y, avg(v) AS a FROM t GROUP BY y ORDER BY a LIMIT 5",
+      // Ordered by an aggregate the query does not select: a projection above the sort.
+      "SELECT y FROM t GROUP BY y ORDER BY max(n) DESC, y",
+      "SELECT y, count(*) AS c FROM t GROUP BY y HAVING min(n) > -19800 ORDER BY y",
+      "SELECT x, count(*) AS c, min(v) FROM t WHERE y < 8 GROUP BY x ORDER BY c DESC, x LIMIT 3",
+      // A key that is null for some groups, put first.
+      "SELECT y, sum(v) AS s FROM t GROUP BY y ORDER BY CASE WHEN y > 5 THEN s END NULLS FIRST, y",
+  })
+  void sortsLimitsAndFiltersAboveTheMergeRunOnTheDriver(String sql) throws Exception {
+    Dataset<Row> merged = query(sql);
+    String plan = plan(merged);
+    assertTrue(plan.contains("DriverMerge") && plan.contains("DriverSort"), plan);
+    assertFalse(plan.contains("Exchange") || plan.contains("TakeOrdered") || plan.contains(" Sort ["), plan);
+    assertEquals(1, stagesToCollect(merged), "stages: " + plan);
+    assertRowsEqual(query(sql, "pushDownAggregate", "false").collectAsList(), merged.collectAsList(), sql);
+  }
+
+  /** Steps Spark must evaluate itself (a non-deterministic filter, an offset) leave it its operators, rightly. */
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "SELECT y, sum(v) AS s FROM t GROUP BY y HAVING rand(7) < 2 ORDER BY y",
+      "SELECT y, sum(v) AS s FROM t GROUP BY y ORDER BY y LIMIT 4 OFFSET 3",
+  })
+  void stepsTheDriverDoesNotEvaluateAreSparks(String sql) {
+    Dataset<Row> merged = query(sql);
+    assertTrue(plan(merged).contains("DriverMerge"), () -> plan(merged));
+    assertRowsEqual(query(sql, "pushDownAggregate", "false").collectAsList(), merged.collectAsList(), sql);
   }
 
   /**

@@ -1,23 +1,12 @@
 package io.github.sparkzarr.spark.read;
 
 import java.lang.reflect.Constructor;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
-import org.apache.spark.sql.catalyst.expressions.AttributeReference;
-import org.apache.spark.sql.catalyst.expressions.Expression;
-import org.apache.spark.sql.catalyst.expressions.InterpretedMutableProjection;
-import org.apache.spark.sql.catalyst.expressions.InterpretedOrdering;
-import org.apache.spark.sql.catalyst.expressions.Unevaluable;
-import org.apache.spark.sql.catalyst.plans.logical.Filter;
-import org.apache.spark.sql.catalyst.plans.logical.GlobalLimit;
-import org.apache.spark.sql.catalyst.plans.logical.LocalLimit;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
-import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.catalyst.plans.logical.ReturnAnswer;
-import org.apache.spark.sql.catalyst.plans.logical.Sort;
 import org.apache.spark.sql.execution.LocalTableScanExec;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.SparkStrategy;
@@ -54,63 +43,13 @@ public final class DriverAnswerStrategy extends SparkStrategy {
     if (plan instanceof DataSourceV2ScanRelation r) {
       return r.scan() instanceof DriverAnswer answer ? Arrays.asList(answer.rows()) : null;
     }
-    if (plan instanceof Project p && allEvaluable(CollectionConverters.asJava(Interpreted.expressions(p.projectList())))) {
-      List<InternalRow> in = rowsOf(p.child());
-      return in == null ? null : project(Interpreted.expressions(p.projectList()), p.child().output(), in);
+    RowStep step = RowStep.of(plan);
+    if (step == null) {
+      return null;
     }
-    if (plan instanceof Filter f && evaluable(f.condition())) {
-      List<InternalRow> in = rowsOf(f.child());
-      return in == null ? null : filter(f.condition(), f.child().output(), in);
-    }
-    if (plan instanceof Sort s && s.global()
-        && allEvaluable(CollectionConverters.asJava(s.order()).stream().map(o -> o.child()).toList())) {
-      List<InternalRow> in = rowsOf(s.child());
-      if (in == null) {
-        return null;
-      }
-      List<InternalRow> out = new ArrayList<>(in);
-      out.sort(new InterpretedOrdering(s.order(), s.child().output()));
-      return out;
-    }
-    Expression limit = plan instanceof GlobalLimit g ? g.limitExpr() : plan instanceof LocalLimit l ? l.limitExpr() : null;
-    if (limit != null && limit.foldable() && limit.eval(null) instanceof Integer n && n >= 0) {
-      List<InternalRow> in = rowsOf(plan.children().head());
-      return in == null ? null : in.subList(0, Math.min(n, in.size()));
-    }
-    return null;
-  }
-
-  private static boolean allEvaluable(List<Expression> expressions) {
-    return expressions.stream().allMatch(DriverAnswerStrategy::evaluable);
-  }
-
-  private static List<InternalRow> project(Seq<Expression> expressions, Seq<Attribute> input, List<InternalRow> rows) {
-    InterpretedMutableProjection projection = Interpreted.projection(expressions, input);
-    List<InternalRow> out = new ArrayList<>(rows.size());
-    for (InternalRow row : rows) {
-      out.add(projection.apply(row).copy());
-    }
-    return out;
-  }
-
-  /** The rows whose condition is true (not false, not null). */
-  private static List<InternalRow> filter(Expression condition, Seq<Attribute> input, List<InternalRow> rows) {
-    List<InternalRow> tests = project(CollectionConverters.asScala(List.of(condition)).toList(), input, rows);
-    List<InternalRow> out = new ArrayList<>();
-    for (int i = 0; i < rows.size(); i++) {
-      if (!tests.get(i).isNullAt(0) && tests.get(i).getBoolean(0)) {
-        out.add(rows.get(i));
-      }
-    }
-    return out;
-  }
-
-  /** Deterministic, and computable from a row alone (no subquery, no aggregate left). */
-  private static boolean evaluable(Expression e) {
-    if (!e.deterministic() || (e instanceof Unevaluable && !(e instanceof AttributeReference))) {
-      return false;
-    }
-    return CollectionConverters.asJava(e.children()).stream().allMatch(DriverAnswerStrategy::evaluable);
+    LogicalPlan child = plan.children().head();
+    List<InternalRow> in = rowsOf(child);
+    return in == null ? null : step.apply(in, child.output());
   }
 
   /** LocalTableScanExec takes (output, rows) in Spark 3.5 and (output, rows, stream) in Spark 4. */

@@ -1,9 +1,7 @@
 package io.github.sparkzarr.spark.read;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.AttributeSet;
@@ -11,57 +9,34 @@ import org.apache.spark.sql.catalyst.expressions.AttributeSet$;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
-import org.apache.spark.sql.catalyst.plans.physical.Partitioning;
-import org.apache.spark.sql.catalyst.plans.physical.SinglePartition$;
 import org.apache.spark.sql.execution.SparkPlan;
 import scala.collection.immutable.IndexedSeq;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
-import scala.reflect.ClassTag$;
 
 /**
  * An aggregate over the connector's partial aggregates, finished on the driver: the scan's one
  * stage of tasks sends its few rows (a row per group per partition) back as a collect does, and
  * {@link DriverMerge} computes the answer from them. Spark would instead write them to shuffle
  * files and run a second stage, and adaptive execution a second job, for the same few rows.
- * Planned by {@link DriverMergeStrategy}; a parent that needs an RDD gets the answer as one
- * partition.
+ * Planned by {@link DriverMergeStrategy}.
  */
-public final class DriverMergeExec extends SparkPlan {
+public final class DriverMergeExec extends DriverRowsExec {
   private final Seq<NamedExpression> grouping;
   private final Seq<AggregateExpression> aggregates;
   private final Seq<NamedExpression> results;
-  private final SparkPlan child;
 
   public DriverMergeExec(Seq<NamedExpression> grouping, Seq<AggregateExpression> aggregates,
       Seq<NamedExpression> results, SparkPlan child) {
+    super(child);
     this.grouping = grouping;
     this.aggregates = aggregates;
     this.results = results;
-    this.child = child;
   }
 
   @Override
   public InternalRow[] executeCollect() {
     return new DriverMerge(grouping, aggregates, results, child.output()).merge(child.executeCollect());
-  }
-
-  @Override
-  public InternalRow[] executeTake(int n) {
-    InternalRow[] all = executeCollect();
-    return Arrays.copyOf(all, Math.min(Math.max(n, 0), all.length));
-  }
-
-  @Override
-  public RDD<InternalRow> doExecute() {
-    return sparkContext().parallelize(CollectionConverters.asScala(Arrays.asList(executeCollect())).toSeq(), 1,
-        ClassTag$.MODULE$.apply(InternalRow.class));
-  }
-
-  /** One partition (doExecute), so a sort or a join above needs no exchange to gather it. */
-  @Override
-  public Partitioning outputPartitioning() {
-    return SinglePartition$.MODULE$;
   }
 
   @Override
@@ -77,11 +52,6 @@ public final class DriverMergeExec extends SparkPlan {
     CollectionConverters.asJava(grouping).forEach(g -> made.add(g.toAttribute()));
     CollectionConverters.asJava(aggregates).forEach(a -> made.add(a.resultAttribute()));
     return AttributeSet$.MODULE$.apply(CollectionConverters.asScala(made));
-  }
-
-  @Override
-  public Seq<SparkPlan> children() {
-    return CollectionConverters.asScala(List.of(child)).toList();
   }
 
   @Override
