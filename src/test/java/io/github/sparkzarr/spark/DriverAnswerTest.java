@@ -126,25 +126,50 @@ class DriverAnswerTest extends SparkTestBase {
   }
 
   /**
-   * An aggregate over more than a task's small-aggregate share (32 MiB) but within the limit stays
-   * one partition, so the driver computes it, where with a lower limit it is split over the cores.
-   * The store is 64 MiB of float32 in 1 MiB chunks, all missing (fill value 1.5).
+   * An aggregate over more than 32 MiB but within the limit is read on the driver a partition per
+   * core at once, and its partial rows merged there (DriverMerge over the local rows), or, when
+   * the partitions keep their groups apart, concatenated: no job either way. With
+   * a lower limit it is split over tasks. The store is 64 MiB of float32 in 1 MiB chunks, all
+   * missing (fill value 1.5).
    */
   @Test
-  void aggregatesUpToTheLimitStayOnePartitionForTheDriver() throws Exception {
+  void aggregatesUpToTheLimitAreReadOnTheDriversCores() throws Exception {
     Path big = fillArray(tmp.resolve("fill.zarr"), "[64, 512, 512]", "[16, 128, 128]", 1.5);
-    String sql = "SELECT sum(value), count(*) FROM t";
-    Dataset<Row> onDriver = query(big.toString(), sql);
-    assertTrue(plan(onDriver).contains("on the driver"), () -> plan(onDriver));
-    assertEquals(0, jobsToCollect(onDriver));
-    Row answer = onDriver.collectAsList().get(0);
-    assertEquals(1.5 * (16L << 20), answer.getDouble(0));
-    assertEquals(16L << 20, answer.getLong(1));
+    for (String sql : List.of("SELECT sum(value), count(*) FROM t", "SELECT dim_1, sum(value), count(*) FROM t GROUP BY dim_1")) {
+      Dataset<Row> onDriver = query(big.toString(), sql);
+      // The global sum's partitions each give a row to merge; the map's keep their latitudes apart.
+      boolean merged = !sql.contains("GROUP BY");
+      assertTrue(plan(onDriver).contains("on the driver") && plan(onDriver).contains("DriverMerge") == merged
+          && plan(onDriver).contains(" complete") == !merged, () -> plan(onDriver));
+      assertEquals(0, jobsToCollect(onDriver), sql);
+      List<Row> rows = onDriver.collectAsList();
+      assertEquals(sql.contains("GROUP BY") ? 512 : 1, rows.size(), sql);
+      Row last = rows.get(rows.size() - 1);
+      long count = sql.contains("GROUP BY") ? 64L * 512 : 16L << 20;
+      assertEquals(1.5 * count, last.getDouble(last.length() - 2), sql);
+      assertEquals(count, last.getLong(last.length() - 1), sql);
 
-    Dataset<Row> inTasks = query(big.toString(), sql, "driverAggregateMaxBytes", "32m");
-    assertTrue(plan(inTasks).contains("BatchScan") && !plan(inTasks).contains(" complete"), () -> plan(inTasks));
-    assertTrue(jobsToCollect(inTasks) > 0);
-    assertRowsEqual(onDriver.collectAsList(), inTasks.collectAsList(), sql);
+      Dataset<Row> inTasks = query(big.toString(), sql, "driverAggregateMaxBytes", "32m");
+      assertTrue(plan(inTasks).contains("BatchScan") && !plan(inTasks).contains("on the driver"), () -> plan(inTasks));
+      assertTrue(jobsToCollect(inTasks) > 0);
+      assertRowsEqual(sorted(onDriver), sorted(inTasks), sql);
+    }
+  }
+
+  /**
+   * With too many groups for the driver to merge a partition per core (40,000 here, over 65,536 /
+   * 2 rows), the aggregate stays one complete partition on the driver. 40 MiB of float32.
+   */
+  @Test
+  void manyGroupsStayOneCompletePartition() throws Exception {
+    Path map = fillArray(tmp.resolve("map.zarr"), "[256, 200, 200]", "[16, 100, 100]", 2.5);
+    Dataset<Row> df = query(map.toString(), "SELECT dim_1, dim_2, max(value), count(*) FROM t GROUP BY dim_1, dim_2");
+    assertTrue(plan(df).contains("on the driver") && plan(df).contains(" complete") && !plan(df).contains("DriverMerge"),
+        () -> plan(df));
+    assertEquals(0, jobsToCollect(df));
+    List<Row> rows = df.collectAsList();
+    assertEquals(40_000, rows.size());
+    assertTrue(rows.stream().allMatch(r -> r.getFloat(2) == 2.5f && r.getLong(3) == 256), () -> rows.get(0).toString());
   }
 
   /** COUNT(*) of the whole store, answered from metadata, runs no job either. */
@@ -190,6 +215,17 @@ class DriverAnswerTest extends SparkTestBase {
     Exception e = assertThrows(Exception.class, df::collectAsList);
     String message = messages(e);
     assertTrue(message.contains(key) && message.contains("broken.zarr"), message);
+  }
+
+  /** The same from one of the driver's threads: a 48 MiB raw store read a partition per core. */
+  @Test
+  void aChunkThatDoesNotReadOnADriverThreadFailsNamingIt() throws Exception {
+    Path big = fillArray(tmp.resolve("broken-big.zarr"), "[48, 512, 512]", "[16, 128, 128]", 1.5);
+    Files.write(big.resolve("2.3.1"), new byte[] {1, 2, 3});
+    Dataset<Row> df = query(big.toString(), "SELECT sum(value) FROM t");
+    Exception e = assertThrows(Exception.class, df::collectAsList);
+    String message = messages(e);
+    assertTrue(message.contains("2.3.1") && message.contains("broken-big.zarr"), message);
   }
 
   @Test

@@ -5,12 +5,13 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * A small aggregate that the scan computes completely, computed on the driver when Spark plans
- * the query (ZarrScan#answerableOnDriver): the partitions' readers run here one after another,
- * so the query needs no task, and with {@link DriverAnswerStrategy} no job. Such a scan is at most
- * {@code driverAggregateMaxBytes} of decoded data (by default what one task reads alone), which
- * ZarrScan plans as one partition, and a job costs more than that on a small box
- * (docs/benchmarks.md, sessions 32 and 33). The answer is computed
+ * A small aggregate computed in the scan, computed on the driver when Spark plans
+ * the query (ZarrScan#answerableOnDriver): the partitions' readers run here, on the driver's
+ * cores, so the query needs no task, and with {@link DriverAnswerStrategy} no job. Such a scan is
+ * at most {@code driverAggregateMaxBytes} of decoded data (by default what one task reads alone),
+ * and a job costs more than that on a small box (docs/benchmarks.md, sessions 32 to 34). Up to
+ * 32 MiB it is one partition, whose rows are the answer; above, a partition per core, whose
+ * partial rows {@link DriverMergeStrategy} merges. The answer is computed
  * once per plan: executing the same plan again returns it unchanged, as for any {@code LocalScan}.
  */
 final class DriverAggregateScan implements DriverAnswer {
@@ -29,6 +30,11 @@ final class DriverAggregateScan implements DriverAnswer {
       rows = scan.readOnDriver(store);
     }
     return rows.clone();
+  }
+
+  /** Whether the rows are partial aggregates (of several partitions) that Spark's aggregate above merges. */
+  boolean mergeable() {
+    return scan.mergeableOnDriver();
   }
 
   @Override

@@ -39,8 +39,7 @@ public final class DriverMergeStrategy extends SparkStrategy {
       SparkPlan below = onDriver(plan.children().head());
       return below == null ? null : new DriverStepExec(step, below);
     }
-    if (plan instanceof Aggregate a && scanBelow(a.child()) instanceof ZarrScan scan
-        && scan.mergeableOnDriver()) {
+    if (plan instanceof Aggregate a && mergeable(scanBelow(a.child()))) {
       Option<Tuple4<Seq<NamedExpression>, Seq<AggregateExpression>, Seq<NamedExpression>, LogicalPlan>> parts =
           PhysicalAggregation.unapply(plan);
       if (parts.isDefined() && DriverMerge.supports(parts.get()._2())) {
@@ -49,6 +48,12 @@ public final class DriverMergeStrategy extends SparkStrategy {
       }
     }
     return null;
+  }
+
+  /** Whether the scan's partial rows are few: from its tasks, or read by the driver already. */
+  private static boolean mergeable(Object scan) {
+    return scan instanceof ZarrScan z ? z.mergeableOnDriver()
+        : scan instanceof DriverAggregateScan d && d.mergeable();
   }
 
   /** The scan under projections, or null. */

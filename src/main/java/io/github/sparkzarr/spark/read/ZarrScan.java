@@ -114,9 +114,11 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
    * {@code maxPartitionBytes} (the option, else {@code spark.sql.files.maxPartitionBytes}), lowered
    * so that a small selection still spreads over the session's cores ({@code
    * spark.sql.files.minPartitionNum}, else the default parallelism), never below {@code
-   * spark.sql.files.openCostInBytes}. An aggregate computed in the scan is not split below
-   * {@link #SMALL_AGGREGATE_BYTES}: in one partition it is complete, and Spark then runs no second
-   * stage, which costs more than a second core saves on so little.
+   * spark.sql.files.openCostInBytes}. An aggregate the driver computes (up to {@code
+   * driverAggregateMaxBytes}) is one partition up to {@link #SMALL_AGGREGATE_BYTES}, and above it
+   * one per core, read at once on the driver. Any other aggregate computed in the scan is not split
+   * below {@link #SMALL_AGGREGATE_BYTES}: in one partition it is complete, and Spark then runs no
+   * second stage, which costs more than a second core saves on so little.
    */
   private long splitBytes(long chunks) {
     SparkSession session = SparkSession.active();
@@ -124,11 +126,15 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
     long floor = bytesSetting(session, "spark.sql.files.openCostInBytes", "4m");
     long total = chunks > Long.MAX_VALUE / chunkBytes() ? Long.MAX_VALUE : chunks * chunkBytes();
     if (aggregate != null) {
-      floor = Math.max(floor, SMALL_AGGREGATE_BYTES);
       if (withinDriverLimit(chunks)) {
+        if (total > SMALL_AGGREGATE_BYTES && groupCells() <= DRIVER_ROWS / minPartitions(session)) {
+          // The driver reads the partitions on its cores and merges their few rows (no job).
+          return Math.min(max, ceilDiv(total, minPartitions(session)));
+        }
         // One complete partition, which the driver then computes without a job (answerableOnDriver).
-        floor = Math.max(floor, total);
+        return Math.min(max, total);
       }
+      floor = Math.max(floor, SMALL_AGGREGATE_BYTES);
     }
     return Math.min(max, Math.max(floor, total / minPartitions(session)));
   }
@@ -295,12 +301,14 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
   }
 
   /**
-   * Whether the driver computes this aggregate itself ({@link DriverAggregateScan}): one the scan
-   * computes completely, over at most {@code driverAggregateMaxBytes} of decoded data, with at most
-   * {@link #DRIVER_ROWS} result rows.
+   * Whether the driver computes this aggregate itself ({@link DriverAggregateScan}), over at most
+   * {@code driverAggregateMaxBytes} of decoded data, with at most {@link #DRIVER_ROWS} result rows:
+   * one the scan computes completely, or whose partitions' partial rows the driver then merges
+   * ({@link DriverMergeStrategy}). Above {@link #SMALL_AGGREGATE_BYTES} the partitions are read on
+   * the driver's cores at once.
    */
   boolean answerableOnDriver() {
-    return aggregate != null && complete && withinDriverLimit(plan.chunkCount());
+    return aggregate != null && withinDriverLimit(plan.chunkCount()) && (complete || mergeableOnDriver());
   }
 
   /** Whether an aggregate over {@code chunks} is small enough for the driver: bytes and result rows. */
@@ -334,22 +342,26 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
   /** The aggregate's rows, computed here on the driver by the readers a task would run. */
   InternalRow[] readOnDriver(Store store) {
     CountingStore counting = new CountingStore(store);
+    InputPartition[] partitions = planInputPartitions();
+    // The partitions on the driver's cores; their rows in partition order, as tasks' would come.
+    List<List<InternalRow>> parts = DriverThreads.map(partitions.length,
+        i -> readOnDriver(counting, (ZarrInputPartition) partitions[i]));
+    return parts.stream().flatMap(List::stream).toArray(InternalRow[]::new);
+  }
+
+  private List<InternalRow> readOnDriver(CountingStore store, ZarrInputPartition p) {
     List<InternalRow> rows = new ArrayList<>();
-    for (InputPartition partition : planInputPartitions()) {
-      ZarrInputPartition p = (ZarrInputPartition) partition;
-      try (PartialAggregateReader reader = new PartialAggregateReader(plan, aggregate, schema, counting,
-          p.start(), p.end())) {
-        while (reader.next()) {
-          ColumnarBatch batch = reader.get();
-          for (int i = 0; i < batch.numRows(); i++) {
-            rows.add(batch.getRow(i).copy());
-          }
+    try (PartialAggregateReader reader = new PartialAggregateReader(plan, aggregate, schema, store, p.start(), p.end())) {
+      while (reader.next()) {
+        ColumnarBatch batch = reader.get();
+        for (int i = 0; i < batch.numRows(); i++) {
+          rows.add(batch.getRow(i).copy());
         }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
       }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    return rows.toArray(new InternalRow[0]);
+    return rows;
   }
 
   @Override
