@@ -46,6 +46,8 @@ class SparkSubmitClusterIT {
         // both executors at once (a one-partition scan, as aggregates computed in the scan give
         // this small store, can leave one executor idle for the whole job).
         "--conf", "spark.sql.files.maxPartitionBytes=1",
+        // Aggregates in tasks too: the driver would compute ones this small itself.
+        "--conf", "spark.sql.catalog.zarr.driverAggregateMaxBytes=0",
         "--jars", ChildJvm.bundleJar().toString(),
         "--class", "ZarrSqlJob", appJar.toString(),
         "examples/queries.sql", store);
