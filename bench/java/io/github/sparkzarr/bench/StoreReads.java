@@ -24,7 +24,10 @@ public final class StoreReads {
   /** -Dmodes=store,direct,...: which ways to read (all by default). */
   static final List<String> MODES = List.of(System.getProperty("modes",
       "store,hadoop,java.io,direct,direct-only,mmap-copy,mmap-touch").split(","));
-  static final java.nio.ByteBuffer DIRECT = java.nio.ByteBuffer.allocateDirect(64 << 20);
+  /** -Dthreads=N: files read by N threads at once, each every N-th file (1 by default). */
+  static final int THREADS = Integer.getInteger("threads", 1);
+  static final ThreadLocal<java.nio.ByteBuffer> DIRECT =
+      ThreadLocal.withInitial(() -> java.nio.ByteBuffer.allocateDirect(64 << 20));
   static final sun.misc.Unsafe UNSAFE = unsafe();
 
   static sun.misc.Unsafe unsafe() {
@@ -54,12 +57,38 @@ public final class StoreReads {
         long cpu0 = threads.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
         long bytes = 0;
-        for (String key : keys) {
-          bytes += read(mode, key, store, hadoop, reused, buf, root);
+        long cpu = 0;
+        if (THREADS == 1) {
+          for (String key : keys) {
+            bytes += read(mode, key, store, hadoop, reused, buf, root);
+          }
+          cpu = threads.getCurrentThreadCpuTime() - cpu0;
+        } else {
+          // Each thread reads every THREADS-th file, with buffers of its own, as tasks do.
+          var pool = java.util.concurrent.Executors.newFixedThreadPool(THREADS);
+          var parts = new java.util.ArrayList<java.util.concurrent.Future<long[]>>();
+          for (int t = 0; t < THREADS; t++) {
+            int first = t;
+            parts.add(pool.submit(() -> {
+              long c0 = threads.getCurrentThreadCpuTime();
+              ReadBuffer own = new ReadBuffer();
+              byte[] ownBuf = new byte[64 << 20];
+              long b = 0;
+              for (int i = first; i < keys.size(); i += THREADS) {
+                b += read(mode, keys.get(i), store, hadoop, own, ownBuf, root);
+              }
+              return new long[] {b, threads.getCurrentThreadCpuTime() - c0};
+            }));
+          }
+          for (var f : parts) {
+            long[] got = f.get();
+            bytes += got[0];
+            cpu += got[1];
+          }
+          pool.shutdown();
         }
-        System.out.printf(Locale.ROOT, "[reads] %-8s %d files, %.0f MiB: wall %.3f s, thread CPU %.3f s%n",
-            mode, keys.size(), bytes / 1048576.0, (System.nanoTime() - t0) / 1e9,
-            (threads.getCurrentThreadCpuTime() - cpu0) / 1e9);
+        System.out.printf(Locale.ROOT, "[reads] %-8s %d files, %.0f MiB, %d threads: wall %.3f s, threads' CPU %.3f s%n",
+            mode, keys.size(), bytes / 1048576.0, THREADS, (System.nanoTime() - t0) / 1e9, cpu / 1e9);
       }
     }
   }
@@ -80,12 +109,13 @@ public final class StoreReads {
     try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(root.resolve(key))) {
       int size = (int) ch.size();
       if (mode.startsWith("direct")) {
-        DIRECT.clear().limit(size);
-        while (DIRECT.hasRemaining() && ch.read(DIRECT) >= 0) {
+        java.nio.ByteBuffer direct = DIRECT.get();
+        direct.clear().limit(size);
+        while (direct.hasRemaining() && ch.read(direct) >= 0) {
         }
-        DIRECT.flip();
+        direct.flip();
         if (mode.equals("direct")) {
-          DIRECT.get(buf, 0, size);
+          direct.get(buf, 0, size);
         }
         return size;
       }
