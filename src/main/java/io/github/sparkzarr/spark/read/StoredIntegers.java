@@ -32,8 +32,9 @@ final class StoredIntegers {
       counted = n;
       return small[0];
     }
-    if (c.layout.isSmallInteger() && c.plane == 0) {
-      // 1- and 2-byte integers in SIMD lanes: the masked value left out there, not by a pass of its own
+    if (storedInLanes(c)) {
+      // 1-, 2- and 4-byte integers in SIMD lanes: the masked value left out there, not by passes
+      // of its own (widened, then the masked ones dropped: 3x the time of a masked int32 sum)
       int m = n & -LaneSums.LANES;
       kernels.sumSmall(c, from, m, null, small);
       sum = small[0];
@@ -87,6 +88,12 @@ final class StoredIntegers {
     return sum;
   }
 
+  /** Whether {@link LaneSums#sumSmall} reads {@code c}: integers of up to 4 bytes one after the other. */
+  private static boolean storedInLanes(NumericChunk c) {
+    return (c.layout.isSmallInteger() || c.layout == Layout.INT32 || c.layout == Layout.UINT32)
+        && c.plane == 0;
+  }
+
   /** Whether {@link #sumKept} reads {@code c}. */
   static boolean sumsKept(NumericChunk c) {
     boolean layout = c.layout.isSmallInteger() || c.layout == Layout.INT32 || c.layout == Layout.UINT32
@@ -100,6 +107,14 @@ final class StoredIntegers {
       return n;
     }
     long count = 0;
+    if (storedInLanes(c)) {
+      // the masked ones counted in SIMD lanes as a sum leaves them out
+      int m = n & -LaneSums.LANES;
+      kernels.sumSmall(c, from, m, null, small);
+      count = m - small[1];
+      from += m;
+      n -= m;
+    }
     for (int start = from; start < from + n; start += BLOCK) {
       count += loadKept(c, start, Math.min(BLOCK, from + n - start));
     }

@@ -48,12 +48,14 @@ class StoredIntegersTest {
   }
 
   /**
-   * Sums of 1- and 2-byte integers over runs long enough for the SIMD kernel's int lanes to go to
-   * the long several times, every element at the type's extreme, so that a lane held longer would
-   * overflow; a masked value outside an int masks nothing (it wraps to 0 as an int).
+   * Sums of 1-, 2- and 4-byte integers over runs long enough for the SIMD kernel's int lanes to go
+   * to the long several times, every element at the type's extreme, so that a lane held longer (or
+   * an int32 lane not widened) would overflow; a masked value outside an int masks nothing (it
+   * wraps to 0 as an int).
    */
   @ParameterizedTest
-  @CsvSource({"UINT,2,65535", "INT,2,-32768", "UINT,1,255", "INT,1,-128"})
+  @CsvSource({"UINT,2,65535", "INT,2,-32768", "UINT,1,255", "INT,1,-128", "UINT,4,4294967295",
+      "INT,4,-2147483648"})
   void longRunsOfExtremeSmallIntegersSumExactly(String kind, int size, long value) {
     DataType t = DataType.numeric(DataType.Kind.valueOf(kind), size, ByteOrder.LITTLE_ENDIAN);
     int n = 3 * (1 << 17) + 40;
@@ -62,6 +64,8 @@ class StoredIntegersTest {
     for (int k = 0; k < n; k++) {
       if (size == 1) {
         b.put((byte) (k % 1000 == 7 ? 0 : value));
+      } else if (size == 4) {
+        b.putInt((int) (k % 1000 == 7 ? 0 : value));
       } else {
         b.putShort((short) (k % 1000 == 7 ? 0 : value));
       }
