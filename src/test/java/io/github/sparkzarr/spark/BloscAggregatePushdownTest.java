@@ -82,7 +82,8 @@ class BloscAggregatePushdownTest extends SparkTestBase {
    * int64 (k, z), int32 (i) and uint32 (u, near 2^32) over rows of 1,024 (chunks 4 x 1024 of a 20 x
    * 2100 array, both signs, so every byte plane varies): sums and counts alone add each blosc byte
    * plane as stored, in 256-byte blocks (k, i) or whole chunks (z, u); with MIN/MAX or a grouped x
-   * the planes are un-shuffled first. Spark's answers
+   * the planes are un-shuffled first. int32 (im) and uint32 (um) with their fill value stored in
+   * places are summed by planes too, the fill's matches taken off. Spark's answers
    * either way, under ANSI rules. The sums stay below 2^53: Spark's own AVG of longs adds doubles,
    * exact only there.
    */
@@ -90,6 +91,9 @@ class BloscAggregatePushdownTest extends SparkTestBase {
   @ValueSource(strings = {
       "SELECT sum(k), count(k), avg(k), count(*), sum(z), avg(z), sum(i), avg(u) FROM t",
       "SELECT y, sum(k), avg(k), sum(z), sum(i), sum(u), count(*) FROM t GROUP BY y",
+      "SELECT sum(im), count(im), sum(um), count(um), count(*) FROM t",
+      "SELECT y, sum(im), count(um), sum(um) FROM t GROUP BY y",
+      "SELECT count(im), count(um), count(*) FROM t",
       "SELECT sum(k), sum(z), count(z) FROM t WHERE x_index >= 1000 AND y_index < 13",
       "SELECT sum(k), min(k), max(z), sum(z) FROM t",
       "SELECT x, sum(k), sum(z) FROM t GROUP BY x",
@@ -115,6 +119,11 @@ class BloscAggregatePushdownTest extends SparkTestBase {
         (i, j) -> (i - 10) * 1e8 - j * 7);
     ZarrPushdownTest.writeAll(array(s, "u", "<u4", shape, chunks, dims, null, whole, null),
         (i, j) -> 4e9 - i * 1e7 - j);
+    // the fill value masked (missing to Spark) where stored: counted in the planes, taken off their sums
+    ZarrPushdownTest.writeAll(array(s, "im", "<i4", shape, chunks, dims, -7.0, small, null),
+        (i, j) -> j % 9 == 0 ? -7 : (i - 10) * 1e8 - j * 7);
+    ZarrPushdownTest.writeAll(array(s, "um", "<u4", shape, chunks, dims, 4e9, whole, null),
+        (i, j) -> (i + j) % 5 == 0 ? 4e9 : 4e9 - i * 1e7 - j);
     ZarrHierarchy.consolidateV2(s);
     // int64 sums are computed in the scan only under ANSI rules (Spark 4's default, not 3.5's)
     String previous = spark().conf().get("spark.sql.ansi.enabled");

@@ -218,7 +218,8 @@ final class ChunkFeeder implements BlockSink {
     // Elements added one by one (a grouped last dimension) read faster from un-shuffled bytes, and
     // so do integers, which sums widen a block at a time from un-shuffled bytes but would gather
     // element by element from the planes (an int64 sum took 1.4x the time of Spark summing rows),
-    // except 4- and 8-byte integers only summed and counted, which add each plane's bytes.
+    // except 4- and 8-byte integers only summed and counted, which add each plane's bytes (and
+    // count a masked value's matches there).
     return fuseShuffle && lastStride == 0 && cellOffsets == null && typeSize == elementSize && (typeSize == 4 || typeSize == 8)
         && (type.kind() == DataType.Kind.FLOAT || summedByPlanes);
   }
@@ -227,15 +228,18 @@ final class ChunkFeeder implements BlockSink {
   private static final int PLANE_RUN = 1024;
 
   /**
-   * Whether the elements are plain int32, uint32 or int64 (no mask, scale or time) only summed and
-   * counted, in runs long enough to sum each byte plane as it is ({@link LaneSums#sumPlanes}).
+   * Whether the elements are int32, uint32 or int64 with their stored values (no scale or time; at
+   * most one masked value, which int64 never has), only summed and counted, in runs long enough to
+   * sum each byte plane as it is ({@link LaneSums#sumPlanes}).
    */
   private boolean summedByPlanes() {
     if (type == null) {
       return false;
     }
     boolean integers = type.kind() == DataType.Kind.INT || type.kind() == DataType.Kind.UINT && type.size() == 4;
-    return integers && cf == null && run >= PLANE_RUN
+    boolean stored = cf == null || cf.time() == null && !cf.scaled()
+        && new NumericChunk(new byte[0], type, cf).storedIntegersReadable();
+    return integers && stored && run >= PLANE_RUN
         && Arrays.stream(accumulators).allMatch(a -> a instanceof IntSumAccumulator || a instanceof CountAccumulator);
   }
 

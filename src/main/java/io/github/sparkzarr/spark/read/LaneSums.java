@@ -176,6 +176,21 @@ interface LaneSums {
     return checkedSum(chunk, i, m, null, out);
   }
 
+  /**
+   * How many of elements {@code [i, i + m)} of {@code chunk}, 4- or 8-byte integers in a
+   * byte-shuffled block's planes, store {@code value}, which the layout holds: the masked ones that
+   * {@link #sumPlanes} adds with the others.
+   */
+  default long planeMatches(NumericChunk chunk, int i, int m, long value) {
+    long matches = 0;
+    for (int k = i; k < i + m; k++) {
+      if (chunk.integralAt(k) == value) {
+        matches++;
+      }
+    }
+    return matches;
+  }
+
   /** Element by element, any layout and plane: the scalar {@link #sumLongs} and {@link #sumPlanes}. */
   private static boolean checkedSum(NumericChunk chunk, int i, int m, byte[] keep, long[] out) {
     long sum = 0;

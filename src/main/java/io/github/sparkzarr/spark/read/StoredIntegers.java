@@ -27,10 +27,13 @@ final class StoredIntegers {
     boolean checked = c.layout == NumericChunk.Layout.INT64;
     long sum = 0;
     counted = 0;
-    if (c.plane != 0 && !c.skipsOneValue && kernels.sumPlanes(c, from, n, small)) {
-      // a byte-shuffled block (4- and 8-byte integers): each plane's bytes summed as they are
-      counted = n;
-      return small[0];
+    if (c.plane != 0 && kernels.sumPlanes(c, from, n, small)) {
+      // a byte-shuffled block (4- and 8-byte integers): each plane's bytes summed as they are, the
+      // masked ones (if any) then taken off
+      long all = small[0];
+      long masked = maskedInPlanes(c, from, n);
+      counted = n - masked;
+      return Math.subtractExact(all, Math.multiplyExact(masked, c.skippedValue));
     }
     if (storedInLanes(c)) {
       // 1-, 2- and 4-byte integers in SIMD lanes: the masked value left out there, not by passes
@@ -88,6 +91,12 @@ final class StoredIntegers {
     return sum;
   }
 
+  /** How many of elements {@code [from, from + n)} of a byte-shuffled block store the masked value. */
+  private long maskedInPlanes(NumericChunk c, int from, int n) {
+    boolean masks = c.skipsOneValue && IntegerSelect.holds(c.layout, c.skippedValue);
+    return masks ? kernels.planeMatches(c, from, n, c.skippedValue) : 0;
+  }
+
   /** Whether {@link LaneSums#sumSmall} reads {@code c}: integers of up to 4 bytes one after the other. */
   private static boolean storedInLanes(NumericChunk c) {
     return (c.layout.isSmallInteger() || c.layout == Layout.INT32 || c.layout == Layout.UINT32)
@@ -105,6 +114,9 @@ final class StoredIntegers {
   long count(NumericChunk c, int from, int n) {
     if (!c.skipsOneValue) {
       return n;
+    }
+    if (c.plane != 0) {
+      return n - maskedInPlanes(c, from, n);
     }
     long count = 0;
     if (storedInLanes(c)) {

@@ -330,6 +330,27 @@ final class VectorLaneSums implements LaneSums {
     return true;
   }
 
+  /** An element matches when each of its bytes, one per plane, does: 32 elements a step. */
+  @Override
+  public long planeMatches(NumericChunk c, int i, int m, long value) {
+    int size = c.elementSize();
+    int whole = m & -B32.length();
+    long matches = 0;
+    for (int j = 0; j < whole; j += B32.length()) {
+      VectorMask<Byte> all = ByteVector.fromArray(B32, c.bytes, c.offset + i + j).eq((byte) value);
+      for (int k = 1; k < size; k++) {
+        all = all.and(ByteVector.fromArray(B32, c.bytes, c.offset + k * c.plane + i + j).eq((byte) (value >>> (8 * k))));
+      }
+      matches += all.trueCount();
+    }
+    for (int j = i + whole; j < i + m; j++) {
+      if (c.integralAt(j) == value) {
+        matches++;
+      }
+    }
+    return matches;
+  }
+
   @Override
   public boolean addRow(NumericChunk c, int i, int m, double[] sums, int at) {
     VectorMask<Double> nan = D4.maskAll(false);

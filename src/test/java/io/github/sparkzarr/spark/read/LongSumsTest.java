@@ -153,7 +153,7 @@ class LongSumsTest {
           assertEquals(exact, out[0], what);
         }
       }
-      // a masked value (-1, the fill) is never summed by planes, which cannot leave it out
+      // a masked value (-1, the fill): its matches in the planes counted, and taken off the planes' sum
       NumericChunk masked = new NumericChunk(bytes, OFFSET, n, 0, t,
           new io.github.sparkzarr.spark.schema.CfDecoding(new double[] {kind == DataType.Kind.UINT ? 0xFFFFFFFFL : -1},
               false, 1, 0, false, false, null));
@@ -168,6 +168,34 @@ class LongSumsTest {
       StoredIntegers stored = new StoredIntegers();
       assertEquals(kept, stored.sum(masked, 0, n), kind + " masked");
       assertEquals(count, stored.counted, kind + " masked");
+      assertEquals(count, stored.count(masked, 0, n), kind + " masked");
+      long minima = java.util.Arrays.stream(v).filter(x -> x == Integer.MIN_VALUE).count();
+      for (LaneSums kernel : KERNELS) {
+        String what = kind + " " + kernel.getClass().getSimpleName();
+        assertEquals(n - count, kernel.planeMatches(c, 0, n, kind == DataType.Kind.UINT ? 0xFFFFFFFFL : -1), what);
+        long low = kind == DataType.Kind.UINT ? 0x80000000L : Integer.MIN_VALUE;
+        assertEquals(minima, kernel.planeMatches(c, 0, n, low), what);
+        // runs from inside a step of 32, shorter than one, and ending in the scalar tail
+        for (int[] run : new int[][] {{7, 33}, {0, 31}, {100, 4096 * 2 + 5}}) {
+          long expected = 0;
+          for (int k = run[0]; k < run[0] + run[1]; k++) {
+            expected += v[k] == -1 ? 1 : 0;
+          }
+          assertEquals(expected, kernel.planeMatches(c, run[0], run[1], kind == DataType.Kind.UINT ? 0xFFFFFFFFL : -1),
+              what + " " + run[0] + "+" + run[1]);
+        }
+      }
+      // a masked value the type cannot hold (-1 for uint32) matches nothing, not the element 0xFFFFFFFF
+      if (kind == DataType.Kind.UINT) {
+        NumericChunk outside = new NumericChunk(bytes, OFFSET, n, 0, t,
+            new io.github.sparkzarr.spark.schema.CfDecoding(new double[] {-1}, false, 1, 0, false, false, null));
+        long all = 0;
+        for (int x : v) {
+          all += x & 0xFFFFFFFFL;
+        }
+        assertEquals(all, stored.sum(outside, 0, n), "uint32 masking -1");
+        assertEquals(n, stored.count(outside, 0, n), "uint32 masking -1");
+      }
     }
   }
 
