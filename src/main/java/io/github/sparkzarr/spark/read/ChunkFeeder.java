@@ -229,7 +229,7 @@ final class ChunkFeeder implements BlockSink {
 
   /**
    * Whether the elements are int32, uint32 or int64 with their stored values (no scale or time; at
-   * most one masked value, which int64 never has), only summed and counted, in runs long enough to
+   * most one masked value, {@link NumericChunk#skipsOneValue}), only summed and counted, in runs long enough to
    * sum each byte plane as it is ({@link LaneSums#sumPlanes}).
    */
   private boolean summedByPlanes() {

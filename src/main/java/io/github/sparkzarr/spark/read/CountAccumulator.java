@@ -80,8 +80,7 @@ final class CountAccumulator implements RowAccumulator {
       counts[slot] += Marks.count(keep, from, n);
       return;
     }
-    stored.sumKept(chunk, from, n, keep);
-    counts[slot] += stored.counted;
+    counts[slot] += stored.countKept(chunk, from, n, keep);
   }
 
   /** COUNT(*), a variable with nothing missing, or floats a {@link SumAccumulator} counts by rows. */

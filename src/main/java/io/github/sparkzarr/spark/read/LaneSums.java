@@ -157,13 +157,14 @@ interface LaneSums {
 
   /**
    * The sum ({@code out[0]}) of elements {@code [i, i + m)} of {@code chunk}, int64 stored one
-   * after the other, {@code m} a multiple of 8, leaving out, unless {@code keep} is null, those a
-   * filter dropped; {@code out[1]} how many were. Returns false, {@code out} then undefined, when
-   * a partial sum may have left a long: the caller adds them again one by one, each addition
+   * after the other, {@code m} a multiple of 8, leaving out the elements storing the skipped value
+   * ({@link NumericChunk#skipsOneValue}) and, unless {@code keep} is null, those a filter dropped;
+   * {@code out[1]} how many were left out. Returns false, {@code out} then undefined, when a
+   * partial sum may have left a long: the caller adds them again one by one, each addition
    * checked. True means {@code out[0]} is the exact sum.
    */
   default boolean sumLongs(NumericChunk chunk, int i, int m, byte[] keep, long[] out) {
-    return checkedSum(chunk, i, m, keep, out);
+    return checkedSum(chunk, i, m, keep, chunk.skipsOneValue, out);
   }
 
   /**
@@ -173,7 +174,7 @@ interface LaneSums {
    * left a long: the caller adds them again one by one, each addition checked.
    */
   default boolean sumPlanes(NumericChunk chunk, int i, int m, long[] out) {
-    return checkedSum(chunk, i, m, null, out);
+    return checkedSum(chunk, i, m, null, false, out);
   }
 
   /**
@@ -191,16 +192,20 @@ interface LaneSums {
     return matches;
   }
 
-  /** Element by element, any layout and plane: the scalar {@link #sumLongs} and {@link #sumPlanes}. */
-  private static boolean checkedSum(NumericChunk chunk, int i, int m, byte[] keep, long[] out) {
+  /**
+   * Element by element, any layout and plane: the scalar {@link #sumLongs} and {@link #sumPlanes}
+   * (which adds the masked elements too: {@code skips} false).
+   */
+  private static boolean checkedSum(NumericChunk chunk, int i, int m, byte[] keep, boolean skips, long[] out) {
     long sum = 0;
     long skipped = 0;
     try {
       for (int k = i; k < i + m; k++) {
-        if (keep != null && keep[k] == 0) {
+        long v = chunk.integralAt(k);
+        if (keep != null && keep[k] == 0 || skips && v == chunk.skippedValue) {
           skipped++;
         } else {
-          sum = Math.addExact(sum, chunk.integralAt(k));
+          sum = Math.addExact(sum, v);
         }
       }
     } catch (ArithmeticException e) {

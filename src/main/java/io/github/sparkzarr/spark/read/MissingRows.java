@@ -15,6 +15,7 @@ import java.nio.ByteOrder;
 final class MissingRows {
   private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle FLOAT = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle DOUBLE = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
 
@@ -77,7 +78,7 @@ final class MissingRows {
       }
     }
 
-    /** Integers of at most 32 bits, missing where they store {@code v}. */
+    /** Integers, missing where they store {@code v}. */
     void testInteger(long v) {
       byte[] b = chunk.bytes;
       int o = chunk.offset;
@@ -102,6 +103,13 @@ final class MissingRows {
           long mask = chunk.layout == NumericChunk.Layout.UINT32 ? 0xFFFFFFFFL : -1L;
           for (int i = 0; i < rows; i++) {
             if (((int) INT.get(b, o + 4 * i) & mask) == v) {
+              mark(i);
+            }
+          }
+        }
+        case INT64 -> {
+          for (int i = 0; i < rows; i++) {
+            if ((long) LONG.get(b, o + 8 * i) == v) {
               mark(i);
             }
           }

@@ -67,9 +67,11 @@ final class NumericChunk {
    */
   final boolean unpacks;
   /**
-   * Whether the missing elements are exactly those storing {@link #skippedValue}: integers of at
-   * most 32 bits (which a double holds exactly, so comparing longs is comparing doubles, CF's
-   * rule) with one masked value that is an integer. False when nothing is masked.
+   * Whether the missing elements are exactly those storing {@link #skippedValue}: integers with one
+   * masked value that is an integer, below 2^53 in magnitude for int64. Comparing longs is then
+   * comparing doubles, CF's rule: a double holds every integer of at most 32 bits exactly, and an
+   * int64 rounds to such a mask only if it is that mask. An int64 mask of 2^53 or more matches
+   * every int64 that rounds to it, so it is not one value. False when nothing is masked.
    */
   final boolean skipsOneValue;
   final long skippedValue;
@@ -95,15 +97,21 @@ final class NumericChunk {
     this.unpacks = cf != null && cf.scaled() && !layout.isFloat();
     int integral = 0;
     long skipped = 0;
-    if (!layout.isFloat() && layout != Layout.INT64) {
+    boolean oneEach = true; // each masked integer matches one stored value at most
+    if (!layout.isFloat()) {
       for (double m : masked) {
-        if (m == Math.rint(m) && Math.abs(m) < 0x1p62) { // a fraction never matches an integer
+        if (m != Math.rint(m)) {
+          continue; // a fraction never matches an integer
+        }
+        if (layout == Layout.INT64 && Math.abs(m) >= 0x1p53) {
+          oneEach = false;
+        } else if (Math.abs(m) < 0x1p62) { // larger ones match no integer of at most 32 bits
           integral++;
           skipped = (long) m;
         }
       }
     }
-    this.skipsOneValue = integral == 1;
+    this.skipsOneValue = oneEach && integral == 1;
     this.skippedValue = skipsOneValue ? skipped : 0;
   }
 

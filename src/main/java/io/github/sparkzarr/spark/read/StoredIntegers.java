@@ -32,8 +32,14 @@ final class StoredIntegers {
       // masked ones (if any) then taken off
       long all = small[0];
       long masked = maskedInPlanes(c, from, n);
-      counted = n - masked;
-      return Math.subtractExact(all, Math.multiplyExact(masked, c.skippedValue));
+      try {
+        long kept = Math.subtractExact(all, Math.multiplyExact(masked, c.skippedValue));
+        counted = n - masked;
+        return kept;
+      } catch (ArithmeticException e) {
+        // int64 only: the masked values' total left a long; the kept ones' sum may not, so
+        // they are added one by one below, each addition checked
+      }
     }
     if (storedInLanes(c)) {
       // 1-, 2- and 4-byte integers in SIMD lanes: the masked value left out there, not by passes
@@ -45,11 +51,12 @@ final class StoredIntegers {
       from += m;
       n -= m;
     } else if (checked && c.plane == 0) {
-      // int64 in SIMD lanes, unless a lane's sum may have overflowed: then one by one, checked
+      // int64 in SIMD lanes, the masked value left out there, unless a lane's sum may have
+      // overflowed: then one by one, checked
       int m = n & -LaneSums.LANES;
       if (kernels.sumLongs(c, from, m, null, small)) {
         sum = small[0];
-        counted = m;
+        counted = m - small[1];
         from += m;
         n -= m;
       }
@@ -91,6 +98,30 @@ final class StoredIntegers {
     return sum;
   }
 
+  /**
+   * How many of the elements {@code k} of {@code [from, from + n)} a filter kept ({@code keep[k]}
+   * 1) are not missing, as {@link #sumKept} counts them, but never failing on a sum that leaves a
+   * long (int64).
+   */
+  long countKept(NumericChunk c, int from, int n, byte[] keep) {
+    if (c.layout != Layout.INT64) {
+      sumKept(c, from, n, keep);
+      return counted;
+    }
+    int m = n & -LaneSums.LANES;
+    if (!kernels.sumLongs(c, from, m, keep, small)) {
+      m = 0;
+      small[1] = 0;
+    }
+    long count = m - small[1];
+    for (int k = from + m; k < from + n; k++) {
+      if (keep[k] != 0 && !(c.skipsOneValue && c.integralAt(k) == c.skippedValue)) {
+        count++;
+      }
+    }
+    return count;
+  }
+
   /** How many of elements {@code [from, from + n)} of a byte-shuffled block store the masked value. */
   private long maskedInPlanes(NumericChunk c, int from, int n) {
     boolean masks = c.skipsOneValue && IntegerSelect.holds(c.layout, c.skippedValue);
@@ -119,10 +150,15 @@ final class StoredIntegers {
       return n - maskedInPlanes(c, from, n);
     }
     long count = 0;
+    int m = n & -LaneSums.LANES;
     if (storedInLanes(c)) {
       // the masked ones counted in SIMD lanes as a sum leaves them out
-      int m = n & -LaneSums.LANES;
       kernels.sumSmall(c, from, m, null, small);
+      count = m - small[1];
+      from += m;
+      n -= m;
+    } else if (c.layout == Layout.INT64 && kernels.sumLongs(c, from, m, null, small)) {
+      // likewise for int64, unless a lane's sum may have left a long: then a block at a time
       count = m - small[1];
       from += m;
       n -= m;

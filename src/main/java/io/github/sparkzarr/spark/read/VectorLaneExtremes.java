@@ -52,31 +52,37 @@ final class VectorLaneExtremes implements LaneExtremes {
         || t == NumericChunk.Layout.UINT32;
     int bits = 8 * c.elementSize();
     long lowest = unsigned ? 0 : -(1L << (bits - 1));
-    // a masked value outside the type's range masks nothing (int64 masks none: NumericChunk)
-    boolean skips = c.skipsOneValue && bits < 64 && c.skippedValue >= lowest && c.skippedValue < lowest + (1L << bits);
+    // a masked value outside the type's range masks nothing
+    boolean skips = c.skipsOneValue
+        && (bits == 64 || c.skippedValue >= lowest && c.skippedValue < lowest + (1L << bits));
     long left = switch (bits) {
       case 8 -> byteExtremes(c, i, n, unsigned, skips, keep, out);
       case 16 -> shortExtremes(c, i, n, unsigned, skips, keep, out);
       case 32 -> intExtremes(c, i, n, unsigned, skips, keep, out);
-      default -> longExtremes(c, i, n, keep, out);
+      default -> longExtremes(c, i, n, skips, keep, out);
     };
     out[2] = n - left;
   }
 
-  private static long longExtremes(NumericChunk c, int i, int n, byte[] keep, long[] out) {
+  private static long longExtremes(NumericChunk c, int i, int n, boolean skips, byte[] keep, long[] out) {
+    long skip = c.skippedValue;
+    VectorMask<Long> skipping = L4.maskAll(skips);
     LongVector lo = LongVector.broadcast(L4, Long.MAX_VALUE);
     LongVector hi = LongVector.broadcast(L4, Long.MIN_VALUE);
     long left = 0;
     for (int j = i; j < i + n; j += 8) {
       for (int part = 0; part < 2; part++) {
         LongVector v = LongVector.fromByteArray(L4, c.bytes, c.offset + 8 * j + 32 * part, LE);
-        if (keep == null) {
+        if (keep == null && !skips) {
           lo = lo.min(v);
           hi = hi.max(v);
         } else {
-          // the marks of elements j + 4 * part on: half of the eight from j
-          VectorMask<Long> dropped = ((LongVector) ByteVector.fromArray(B8, keep, j)
-              .convertShape(VectorOperators.B2L, L4, part)).eq(0);
+          VectorMask<Long> dropped = v.eq(skip).and(skipping);
+          if (keep != null) {
+            // the marks of elements j + 4 * part on: half of the eight from j
+            dropped = dropped.or(((LongVector) ByteVector.fromArray(B8, keep, j)
+                .convertShape(VectorOperators.B2L, L4, part)).eq(0));
+          }
           lo = lo.min(v.blend(Long.MAX_VALUE, dropped));
           hi = hi.max(v.blend(Long.MIN_VALUE, dropped));
           left += dropped.trueCount();

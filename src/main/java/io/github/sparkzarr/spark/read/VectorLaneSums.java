@@ -240,21 +240,31 @@ final class VectorLaneSums implements LaneSums {
   /**
    * Eight lanes of long sums; a lane's addition overflowed when its result's sign differs from
    * both addends' signs, and those sign bits are gathered in one vector, so the loop has no branch.
+   * Masked and dropped elements become 0 in their lanes.
    */
   @Override
   public boolean sumLongs(NumericChunk c, int i, int m, byte[] keep, long[] out) {
     LongVector lo = LongVector.zero(L4);
     LongVector hi = LongVector.zero(L4);
     LongVector overflow = LongVector.zero(L4);
-    long skipped = keep == null ? 0 : m - Marks.count(keep, i, m);
+    boolean skips = c.skipsOneValue;
+    VectorMask<Long> skipping = L4.maskAll(skips);
+    long skip = c.skippedValue;
+    long skipped = 0;
     for (int j = i; j < i + m; j += LANES) {
       LongVector a = LongVector.fromByteArray(L4, c.bytes, c.offset + 8 * j, LE);
       LongVector b = LongVector.fromByteArray(L4, c.bytes, c.offset + 8 * j + 32, LE);
-      if (keep != null) {
-        // a mark (0 or 1) negated is no bits or all bits: the dropped elements become 0
-        ByteVector marks = ByteVector.fromArray(B8, keep, j);
-        a = a.and(((LongVector) marks.convertShape(VectorOperators.B2L, L4, 0)).neg());
-        b = b.and(((LongVector) marks.convertShape(VectorOperators.B2L, L4, 1)).neg());
+      if (keep != null || skips) {
+        VectorMask<Long> missA = a.eq(skip).and(skipping);
+        VectorMask<Long> missB = b.eq(skip).and(skipping);
+        if (keep != null) {
+          ByteVector marks = ByteVector.fromArray(B8, keep, j);
+          missA = missA.or(((LongVector) marks.convertShape(VectorOperators.B2L, L4, 0)).eq(0));
+          missB = missB.or(((LongVector) marks.convertShape(VectorOperators.B2L, L4, 1)).eq(0));
+        }
+        skipped += missA.trueCount() + missB.trueCount();
+        a = a.blend(0, missA);
+        b = b.blend(0, missB);
       }
       LongVector sumA = lo.add(a);
       LongVector sumB = hi.add(b);

@@ -34,15 +34,48 @@ class StoredIntegersTest {
     for (CfDecoding cf : decodings) {
       NumericChunk c = new NumericChunk(bytes, OFFSET, 0, 9, t, cf);
       boolean readable = c.storedIntegersReadable();
-      // One masked integer is skipped by the block loops (0.5 never matches an integer); int64
-      // masks are compared as doubles, and two masked values by the element loop.
-      boolean expected = cf == null || cf.masked().length == 0 || cf != twoMasked && size <= 4;
+      // One masked integer is skipped by the block loops (0.5 never matches an integer), int64's
+      // too (below 2^53); two masked values are left to the element loop.
+      boolean expected = cf == null || cf.masked().length == 0 || cf != twoMasked;
       assertEquals(expected, readable, t + " " + cf);
       if (!readable) {
         continue;
       }
       for (int from : new int[] {0, 17, StoredIntegers.BLOCK - 1}) {
         check(c, from, N - from - 3);
+      }
+    }
+  }
+
+  /**
+   * int64 masks compare as doubles (CF's rule, as xarray does): one below 2^53 in magnitude is one
+   * stored value, which the block loops skip; one of 2^53 or more also masks the int64 values that
+   * round to it (2^53 + 1 rounds to 2^53), so the element loop decides, and the block loops
+   * answer the same.
+   */
+  @org.junit.jupiter.api.Test
+  void int64MasksFrom2To53OnMatchEveryValueRoundingToThem() {
+    DataType t = DataType.numeric(DataType.Kind.INT, 8, ByteOrder.LITTLE_ENDIAN);
+    long big = 1L << 53;
+    long[] values = {big - 1, big, big + 1, big + 2, -big, -big - 1, -big + 1, 5, big - 1, big + 1};
+    ByteBuffer b = ByteBuffer.allocate(8 * values.length).order(ByteOrder.LITTLE_ENDIAN);
+    for (long v : values) {
+      b.putLong(v);
+    }
+    // {mask, readable, how many of values it masks}
+    double[][] cases = {{big - 1, 1, 2}, {-big + 1, 1, 1}, {big, 0, 3}, {-big, 0, 2}, {0x1p60, 0, 0}};
+    for (double[] k : cases) {
+      CfDecoding cf = new CfDecoding(new double[] {k[0]}, false, 1, 0, false, true, null);
+      NumericChunk c = new NumericChunk(b.array(), 0, 0, 0, t, cf);
+      String what = "mask " + (long) k[0];
+      assertEquals(k[1] == 1, c.storedIntegersReadable(), what);
+      long masked = 0;
+      for (int i = 0; i < values.length; i++) {
+        masked += c.isMissing(i) ? 1 : 0;
+      }
+      assertEquals((long) k[2], masked, what);
+      if (c.storedIntegersReadable()) {
+        check(c, 0, values.length);
       }
     }
   }
