@@ -296,6 +296,12 @@ final class VectorLaneSums implements LaneSums {
   private static final int SHORT_ROUNDS = 65_535 / (2 * 255);
 
   /**
+   * Vectors of bytes whose 16-bit lane sums are added in int lanes before those could overflow:
+   * each int lane takes two 16-bit lanes of at most 65,280 per {@link #SHORT_ROUNDS}.
+   */
+  private static final int INT_FLUSH = (Integer.MAX_VALUE / (2 * 65_280)) / SHORT_ROUNDS * SHORT_ROUNDS;
+
+  /**
    * With no un-shuffled copy: the sum of the elements is the sum over their byte planes k of each
    * plane's byte sum times 2^(8k), the top plane's bytes signed for a signed type. A plane's bytes
    * are summed in 16-bit lanes; the planes are then combined from the top one down, every step
@@ -313,16 +319,24 @@ final class VectorLaneSums implements LaneSums {
         byte bias = k == top && signed ? Byte.MIN_VALUE : 0;
         int at = c.offset + k * c.plane + i;
         long plane = 0;
-        for (int start = 0; start < whole; start += SHORT_ROUNDS * B32.length()) {
-          int end = Math.min(whole, start + SHORT_ROUNDS * B32.length());
-          ShortVector acc = ShortVector.zero(S16);
-          for (int j = start; j < end; j += B32.length()) {
-            ShortVector pairs = ByteVector.fromArray(B32, c.bytes, at + j).lanewise(VectorOperators.XOR, bias)
-                .reinterpretAsShorts();
-            acc = acc.add(pairs.and((short) 0xFF)).add(pairs.lanewise(VectorOperators.LSHR, 8));
+        for (int outer = 0; outer < whole; outer += INT_FLUSH * B32.length()) {
+          int outerEnd = (int) Math.min(whole, (long) outer + INT_FLUSH * B32.length());
+          // the 16-bit lanes go to int lanes, and those to the long only here: a reduction per
+          // 4 KiB of plane was a twentieth of an int64 sum's time
+          IntVector ints = IntVector.zero(I8);
+          for (int start = outer; start < outerEnd; start += SHORT_ROUNDS * B32.length()) {
+            int end = Math.min(outerEnd, start + SHORT_ROUNDS * B32.length());
+            ShortVector acc = ShortVector.zero(S16);
+            for (int j = start; j < end; j += B32.length()) {
+              ShortVector pairs = ByteVector.fromArray(B32, c.bytes, at + j).lanewise(VectorOperators.XOR, bias)
+                  .reinterpretAsShorts();
+              acc = acc.add(pairs.and((short) 0xFF)).add(pairs.lanewise(VectorOperators.LSHR, 8));
+            }
+            ints = ints.add(((IntVector) acc.convertShape(VectorOperators.S2I, I8, 0)).and(0xFFFF))
+                .add(((IntVector) acc.convertShape(VectorOperators.S2I, I8, 1)).and(0xFFFF));
           }
-          plane += ((IntVector) acc.convertShape(VectorOperators.S2I, I8, 0)).and(0xFFFF).reduceLanes(VectorOperators.ADD)
-              + ((IntVector) acc.convertShape(VectorOperators.S2I, I8, 1)).and(0xFFFF).reduceLanes(VectorOperators.ADD);
+          plane += ((LongVector) ints.convertShape(VectorOperators.I2L, L4, 0)).reduceLanes(VectorOperators.ADD)
+              + ((LongVector) ints.convertShape(VectorOperators.I2L, L4, 1)).reduceLanes(VectorOperators.ADD);
         }
         for (int j = whole; j < m; j++) {
           plane += (c.bytes[at + j] ^ bias) & 0xFF;
@@ -346,12 +360,20 @@ final class VectorLaneSums implements LaneSums {
     int size = c.elementSize();
     int whole = m & -B32.length();
     long matches = 0;
-    for (int j = 0; j < whole; j += B32.length()) {
-      VectorMask<Byte> all = ByteVector.fromArray(B32, c.bytes, c.offset + i + j).eq((byte) value);
-      for (int k = 1; k < size; k++) {
-        all = all.and(ByteVector.fromArray(B32, c.bytes, c.offset + k * c.plane + i + j).eq((byte) (value >>> (8 * k))));
+    for (int start = 0; start < whole; start += 255 * B32.length()) {
+      int end = Math.min(whole, start + 255 * B32.length());
+      // each lane counts its matches in a byte, 255 steps at most: a mask's trueCount per step
+      // was a tenth of a masked int64 sum's time
+      ByteVector counts = ByteVector.zero(B32);
+      for (int j = start; j < end; j += B32.length()) {
+        VectorMask<Byte> all = ByteVector.fromArray(B32, c.bytes, c.offset + i + j).eq((byte) value);
+        for (int k = 1; k < size; k++) {
+          all = all.and(ByteVector.fromArray(B32, c.bytes, c.offset + k * c.plane + i + j).eq((byte) (value >>> (8 * k))));
+        }
+        counts = counts.add((byte) 1, all);
       }
-      matches += all.trueCount();
+      ShortVector pairs = counts.reinterpretAsShorts();
+      matches += pairs.and((short) 0xFF).add(pairs.lanewise(VectorOperators.LSHR, 8)).reduceLanes(VectorOperators.ADD);
     }
     for (int j = i + whole; j < i + m; j++) {
       if (c.integralAt(j) == value) {

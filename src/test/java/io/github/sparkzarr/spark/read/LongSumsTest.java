@@ -172,6 +172,27 @@ class LongSumsTest {
   }
 
   /**
+   * Every element the mask (a chunk written but never filled): every lane matches at every step,
+   * so a lane's count of matches reaches its limit before it is added up.
+   */
+  @Test
+  void aChunkAllMaskedMatchesEverywhere() {
+    int n = 3 * 255 * 32 + 45;
+    long[] v = new long[n];
+    java.util.Arrays.fill(v, -9999);
+    CfDecoding cf = new CfDecoding(new double[] {-9999}, false, 1, 0, false, true, null);
+    NumericChunk c = chunk(v, true, cf);
+    for (LaneSums kernel : KERNELS) {
+      assertEquals(n, kernel.planeMatches(c, 0, n, -9999), kernel.getClass().getSimpleName());
+      assertEquals(n - 7, kernel.planeMatches(c, 7, n - 7, -9999), kernel.getClass().getSimpleName());
+    }
+    StoredIntegers stored = new StoredIntegers();
+    assertEquals(0, stored.count(c, 0, n));
+    assertEquals(0, stored.sum(c, 0, n));
+    assertEquals(0, stored.counted);
+  }
+
+  /**
    * A mask of -2^52 stored 2,304 times in byte planes with 1,280 elements of 2^52: the planes' sum
    * (-2^62) fits a long, the masked values' total (-2^63 - 2^60) does not, the kept values' sum
    * (2^62 + 2^60) does, and is what the sum gives. A COUNT of kept elements whose sum leaves a long
@@ -209,13 +230,19 @@ class LongSumsTest {
   }
 
   /**
-   * Runs long enough that the planes' 16-bit lanes must be flushed (128 rounds of 32 bytes), every
-   * byte of the low six planes 0xFF; and every top byte negative.
+   * Runs long enough that the planes' 16-bit lanes must be flushed (128 rounds of 32 bytes), and
+   * their int lanes too (a plane of over 512 KiB), every byte of the low six planes 0xFF; and every
+   * top byte negative.
    */
   @Test
   void longRunsOfFullBytesSumExactlyByPlanes() {
-    int n = 3 * 4096 + 37;
-    for (long value : new long[] {0x0000_FFFF_FFFF_FFFFL, -1L, Long.MIN_VALUE / 16384, -0x0000_FFFF_FFFF_FFFFL}) {
+    longRunOfFullBytes(3 * 4096 + 37, 0x0000_FFFF_FFFF_FFFFL, -1L, Long.MIN_VALUE / 16384, -0x0000_FFFF_FFFF_FFFFL);
+    // the sums kept inside a long: five planes of 0xFF
+    longRunOfFullBytes(1_100_003, 0x00FF_FFFF_FFFFL, -1L, Long.MIN_VALUE / (1 << 21), -0x00FF_FFFF_FFFFL);
+  }
+
+  private static void longRunOfFullBytes(int n, long... values) {
+    for (long value : values) {
       long[] v = new long[n];
       java.util.Arrays.fill(v, value);
       NumericChunk c = chunk(v, true);
