@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.sparkzarr.zarr.ZarrArray;
 import io.github.sparkzarr.zarr.ZarrHierarchy;
 import io.github.sparkzarr.zarr.codec.BytesCodec;
-import io.github.sparkzarr.zarr.chunk.ChunkData;
 import io.github.sparkzarr.zarr.codec.V2ChunkCodec;
 import io.github.sparkzarr.zarr.codec.blosc.BloscCname;
 import io.github.sparkzarr.zarr.codec.blosc.BloscCodec;
@@ -21,8 +20,6 @@ import io.github.sparkzarr.zarr.metadata.ChunkKeyEncoding;
 import io.github.sparkzarr.zarr.metadata.FillValue;
 import io.github.sparkzarr.zarr.metadata.Json;
 import io.github.sparkzarr.zarr.store.HadoopStore;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,24 +56,20 @@ class MaskedInt64PushdownTest extends SparkTestBase {
   private static List<Row> rows;
   private static StructType schema;
 
-  private interface LongValue {
-    long at(int i, int j);
-  }
-
-  private static long r(int i, int j) {
+  private static long r(long i, long j) {
     return (i + j) % 5 == 0 ? -9999 : (i * 7919L + j * 104729L) % 100_003; // the fill below them all
   }
 
-  private static long b(int i, int j) {
+  private static long b(long i, long j) {
     return j % 9 == 0 ? 0 : ((j % 3) - 1) * 25_000_000_000L * (i + 1) + j;
   }
 
-  private static long w(int i, int j) {
+  private static long w(long i, long j) {
     return (i * j) % 11 == 3 ? W_FILL : (j % 2 == 0 ? 1 : -1) * (10_000_000_000_000_000L / (j + 1)) + i;
   }
 
-  private static long e(int i, int j) {
-    return switch (j % 6) {
+  private static long e(long i, long j) {
+    return switch ((int) (j % 6)) {
       case 0 -> E_FILL;
       case 1 -> E_FILL + 1; // 2^53 as a double: masked too
       case 2 -> E_FILL + 2;
@@ -93,15 +86,15 @@ class MaskedInt64PushdownTest extends SparkTestBase {
     ZarrHierarchy.writeGroupV2(s, "", null);
     BloscCodec blocks = new BloscCodec(BloscCname.LZ4, 5, BloscShuffle.SHUFFLE, 32768, 0);
     BloscCodec whole = new BloscCodec(BloscCname.ZSTD, 1, BloscShuffle.SHUFFLE, 0, 0);
-    writeAll(array(s, "y", "<f8", new long[] {ROWS}, new int[] {4}, List.of("y"), null, null), (i, j) -> 0);
-    writeAll(array(s, "x", "<f8", new long[] {COLUMNS}, new int[] {1024}, List.of("x"), null, null), (i, j) -> 0);
+    ZarrPushdownTest.writeAll(array(s, "y", "<f8", new long[] {ROWS}, new int[] {4}, List.of("y"), null, null), (i, j) -> 0);
+    ZarrPushdownTest.writeAll(array(s, "x", "<f8", new long[] {COLUMNS}, new int[] {1024}, List.of("x"), null, null), (i, j) -> 0);
     long[] shape = {ROWS, COLUMNS};
     int[] chunks = {4, 1024};
     List<String> dims = List.of("y", "x");
-    writeAll(array(s, "r", "<i8", shape, chunks, dims, -9999L, null), MaskedInt64PushdownTest::r);
-    writeAll(array(s, "b", "<i8", shape, chunks, dims, 0L, blocks), MaskedInt64PushdownTest::b);
-    writeAll(array(s, "w", "<i8", shape, chunks, dims, W_FILL, whole), MaskedInt64PushdownTest::w);
-    writeAll(array(s, "e", "<i8", shape, chunks, dims, E_FILL, null), MaskedInt64PushdownTest::e);
+    ZarrPushdownTest.writeAllLongs(array(s, "r", "<i8", shape, chunks, dims, -9999L, null), MaskedInt64PushdownTest::r);
+    ZarrPushdownTest.writeAllLongs(array(s, "b", "<i8", shape, chunks, dims, 0L, blocks), MaskedInt64PushdownTest::b);
+    ZarrPushdownTest.writeAllLongs(array(s, "w", "<i8", shape, chunks, dims, W_FILL, whole), MaskedInt64PushdownTest::w);
+    ZarrPushdownTest.writeAllLongs(array(s, "e", "<i8", shape, chunks, dims, E_FILL, null), MaskedInt64PushdownTest::e);
     s.delete("w/1.1"); // read as the fill: every element null
     ZarrHierarchy.consolidateV2(s);
     dir.toFile().deleteOnExit();
@@ -207,29 +200,5 @@ class MaskedInt64PushdownTest extends SparkTestBase {
     ArrayMetadata md = new ArrayMetadata(2, shape, chunks, t, FillValue.parseV2(fillJson, t),
         new V2ChunkCodec(t, false, List.of(), compressor), ChunkKeyEncoding.v2('.'), dims, attrs);
     return ZarrHierarchy.writeArrayV2(s, name, md);
-  }
-
-  /** Every chunk of a 1-D float64 or 2-D int64 array, element (i, j) from {@code value}. */
-  private static void writeAll(ZarrArray a, LongValue value) throws Exception {
-    ArrayMetadata md = a.metadata();
-    int[] c = md.chunkShape();
-    long[] grid = md.gridShape();
-    boolean twoD = md.rank() == 2;
-    for (long gi = 0; gi < grid[0]; gi++) {
-      for (long gj = 0; gj < (twoD ? grid[1] : 1); gj++) {
-        int n = md.chunkElementCount();
-        ByteBuffer b = ByteBuffer.allocate(n * 8).order(ByteOrder.LITTLE_ENDIAN);
-        for (int k = 0; k < n; k++) {
-          int i = (int) (gi * c[0] + (twoD ? k / c[1] : k));
-          int j = (int) (twoD ? gj * c[1] + k % c[1] : 0);
-          if (twoD) {
-            b.putLong(value.at(i, j));
-          } else {
-            b.putDouble(0.0);
-          }
-        }
-        a.writeChunk(twoD ? new long[] {gi, gj} : new long[] {gi}, ChunkData.ofBytes(a.memoryType(), c, b.array()));
-      }
-    }
   }
 }

@@ -82,6 +82,42 @@ class ZarrPushdownTest extends SparkTestBase {
 
   /** Writes every chunk of a 1-D or 2-D array with value(i, j) at position (i, j). */
   static void writeAll(ZarrArray a, Value value) throws Exception {
+    DataType t = a.metadata().dataType();
+    writeEach(a, (b, i, j) -> {
+      double val = value.at(i, j);
+      if (t.kind() == DataType.Kind.FLOAT && t.size() == 4) {
+        b.putFloat((float) val);
+      } else if (t.kind() == DataType.Kind.FLOAT && t.size() == 2) {
+        b.putShort(HalfFloat.fromDouble(val));
+      } else if (t.size() == 4) {
+        b.putInt((int) (long) val); // uint32 values above 2^31 keep their bits
+      } else if (t.size() == 2) {
+        b.putShort((short) (long) val);
+      } else if (t.size() == 1) {
+        b.put((byte) (long) val);
+      } else if (t.kind() == DataType.Kind.INT) {
+        b.putLong((long) val);
+      } else {
+        b.putDouble(val);
+      }
+    });
+  }
+
+  interface LongValue {
+    long at(long i, long j);
+  }
+
+  /** {@link #writeAll} of an int64 array, every value exact (beyond 2^53 too). */
+  static void writeAllLongs(ZarrArray a, LongValue value) throws Exception {
+    writeEach(a, (b, i, j) -> b.putLong(value.at(i, j)));
+  }
+
+  private interface ElementWriter {
+    void put(ByteBuffer chunk, long i, long j);
+  }
+
+  /** Every chunk of a 1-D or 2-D array, its elements put in order by {@code element}. */
+  private static void writeEach(ZarrArray a, ElementWriter element) throws Exception {
     ArrayMetadata md = a.metadata();
     int[] c = md.chunkShape();
     long[] grid = md.gridShape();
@@ -91,24 +127,7 @@ class ZarrPushdownTest extends SparkTestBase {
         int n = md.chunkElementCount();
         ByteBuffer b = ByteBuffer.allocate(n * md.dataType().size()).order(ByteOrder.LITTLE_ENDIAN);
         for (int k = 0; k < n; k++) {
-          long i = gi * c[0] + (twoD ? k / c[1] : k);
-          long j = twoD ? gj * c[1] + k % c[1] : 0;
-          double val = value.at(i, j);
-          if (md.dataType().kind() == DataType.Kind.FLOAT && md.dataType().size() == 4) {
-            b.putFloat((float) val);
-          } else if (md.dataType().kind() == DataType.Kind.FLOAT && md.dataType().size() == 2) {
-            b.putShort(HalfFloat.fromDouble(val));
-          } else if (md.dataType().size() == 4) {
-            b.putInt((int) (long) val); // uint32 values above 2^31 keep their bits
-          } else if (md.dataType().size() == 2) {
-            b.putShort((short) (long) val);
-          } else if (md.dataType().size() == 1) {
-            b.put((byte) (long) val);
-          } else if (md.dataType().kind() == DataType.Kind.INT) {
-            b.putLong((long) val);
-          } else {
-            b.putDouble(val);
-          }
+          element.put(b, gi * c[0] + (twoD ? k / c[1] : k), twoD ? gj * c[1] + k % c[1] : 0);
         }
         a.writeChunk(twoD ? new long[] {gi, gj} : new long[] {gi}, ChunkData.ofBytes(a.memoryType(), c, b.array()));
       }
