@@ -205,7 +205,7 @@ final class ExtremeAccumulator implements RowAccumulator {
     }
   }
 
-  private final long[] storedExtremes = new long[3];
+  private final long[] storedExtremes = new long[LaneExtremes.STORED_OUT];
 
   /**
    * How many of a run's {@code n} elements {@link LaneExtremes#storedIntegerExtremes} takes: a

@@ -14,7 +14,7 @@ final class ExtremePair implements RowAccumulator {
   private final ExtremeAccumulator max;
   private final double[] both = new double[2];
   private final int[] left = new int[2];
-  private final long[] stored = new long[3];
+  private final long[] stored = new long[LaneExtremes.STORED_OUT];
 
   ExtremePair(ExtremeAccumulator min, ExtremeAccumulator max) {
     this.min = min;

@@ -35,14 +35,18 @@ interface LaneExtremes {
   /** Elements a run of {@link #storedIntegerExtremes} must be a multiple of: one byte vector. */
   int STORED_LANES = 32;
 
+  /** The length of {@link #storedIntegerExtremes}'s {@code out}. */
+  int STORED_OUT = 4;
+
   /**
    * The smallest ({@code out[0]}) and the largest ({@code out[1]}) stored value of elements
    * {@code [i, i + n)} of {@code chunk}, integers of any layout one after the other ({@link
    * #takesStored}), {@code n} a multiple of {@link #STORED_LANES}, in one pass, leaving out the
    * elements storing {@link NumericChunk#skippedValue} when {@link NumericChunk#skipsOneValue}
    * and, unless {@code keep} is null, those a filter dropped ({@code keep[k]} 0 for element {@code
-   * k}); {@code out[2]} how many were not left out (when none, {@code out[0]} and {@code out[1]}
-   * mean nothing).
+   * k}); {@code out[2]} positive when any element was not left out (when none, 0, and {@code
+   * out[0]} and {@code out[1]} mean nothing). {@code out} has {@link #STORED_OUT} elements, the
+   * last for the kernel's own use.
    */
   void storedIntegerExtremes(NumericChunk chunk, int i, int n, byte[] keep, long[] out);
 

@@ -55,6 +55,24 @@ final class VectorLaneExtremes implements LaneExtremes {
     // a masked value outside the type's range masks nothing
     boolean skips = c.skipsOneValue
         && (bits == 64 || c.skippedValue >= lowest && c.skippedValue < lowest + (1L << bits));
+    if (keep == null) {
+      // no filter: both extremes without a compare or blend per vector (see leaveOut)
+      long flip = unsigned ? 1L << (bits - 1) : 0;
+      // in the lanes' signed order, sign-extended as their reductions are
+      long skip = ((c.skippedValue ^ flip) << (64 - bits)) >> (64 - bits);
+      switch (bits) {
+        case 8 -> byteRun(c, i, n, (byte) flip, (byte) skip, out);
+        case 16 -> shortRun(c, i, n, (short) flip, (short) skip, out);
+        case 32 -> intRun(c, i, n, (int) flip, (int) skip, out);
+        default -> longRun(c, i, n, skip, out);
+      }
+      leaveOut(out, skips, skip);
+      if (out[2] > 0) {
+        out[0] = unflip(out[0], flip, bits);
+        out[1] = unflip(out[1], flip, bits);
+      }
+      return;
+    }
     long left = switch (bits) {
       case 8 -> byteExtremes(c, i, n, unsigned, skips, keep, out);
       case 16 -> shortExtremes(c, i, n, unsigned, skips, keep, out);
@@ -62,6 +80,122 @@ final class VectorLaneExtremes implements LaneExtremes {
       default -> longExtremes(c, i, n, skips, keep, out);
     };
     out[2] = n - left;
+  }
+
+  /**
+   * Leaves the masked value {@code skip} out of a run's extremes with no compare per element.
+   * {@code out} holds, in the type's signed order (unsigned values with their top bit flipped):
+   * the smallest and largest elements, then the smallest element after {@code skip} and the
+   * largest before it in the type's cyclic order (that is, of the elements shifted so that {@code
+   * skip + 1} is the lowest value and {@code skip} the highest, and so that {@code skip} is the
+   * lowest and {@code skip - 1} the highest). If the smallest element is not {@code skip}, it is
+   * the minimum; if it is, every other element lies above {@code skip}, so the first after it in
+   * the cyclic order is. The same goes for the maximum. Both equal to {@code skip}: all are masked.
+   * Sets {@code out[0]}, {@code out[1]} and {@code out[2]} (positive if any element is kept).
+   */
+  static void leaveOut(long[] out, boolean skips, long skip) {
+    if (!skips) {
+      out[2] = 1;
+    } else if (out[0] == skip && out[1] == skip) {
+      out[2] = 0;
+    } else {
+      out[0] = out[0] != skip ? out[0] : out[2];
+      out[1] = out[1] != skip ? out[1] : out[3];
+      out[2] = 1;
+    }
+  }
+
+  /** A value of {@code bits} bits in flipped signed order, back to the type's own (unsigned: zero-extended). */
+  private static long unflip(long v, long flip, int bits) {
+    return flip == 0 ? v : (v ^ flip) & (-1L >>> (64 - bits));
+  }
+
+  /**
+   * The four extremes of {@link #leaveOut} of int64 elements: {@code x + up} puts {@code skip + 1}
+   * lowest and {@code skip} highest (wrapping), {@code x + down} puts {@code skip} lowest and
+   * {@code skip - 1} highest; subtracting them again gives the elements.
+   */
+  private static void longRun(NumericChunk c, int i, int n, long skip, long[] out) {
+    long up = Long.MIN_VALUE - skip - 1;
+    long down = Long.MIN_VALUE - skip;
+    LongVector lo = LongVector.broadcast(L4, Long.MAX_VALUE);
+    LongVector hi = LongVector.broadcast(L4, Long.MIN_VALUE);
+    LongVector after = lo;
+    LongVector before = hi;
+    for (int j = i; j < i + n; j += 4) {
+      LongVector x = LongVector.fromByteArray(L4, c.bytes, c.offset + 8 * j, LE);
+      lo = lo.min(x);
+      hi = hi.max(x);
+      after = after.min(x.add(up));
+      before = before.max(x.add(down));
+    }
+    out[0] = lo.reduceLanes(VectorOperators.MIN);
+    out[1] = hi.reduceLanes(VectorOperators.MAX);
+    out[2] = after.reduceLanes(VectorOperators.MIN) - up;
+    out[3] = before.reduceLanes(VectorOperators.MAX) - down;
+  }
+
+  /** {@link #longRun} of int32 and uint32 ({@code flip} the top bit for unsigned). */
+  private static void intRun(NumericChunk c, int i, int n, int flip, int skip, long[] out) {
+    int up = Integer.MIN_VALUE - skip - 1;
+    int down = Integer.MIN_VALUE - skip;
+    IntVector lo = IntVector.broadcast(I8, Integer.MAX_VALUE);
+    IntVector hi = IntVector.broadcast(I8, Integer.MIN_VALUE);
+    IntVector after = lo;
+    IntVector before = hi;
+    for (int j = i; j < i + n; j += I8.length()) {
+      IntVector x = IntVector.fromByteArray(I8, c.bytes, c.offset + 4 * j, LE).lanewise(VectorOperators.XOR, flip);
+      lo = lo.min(x);
+      hi = hi.max(x);
+      after = after.min(x.add(up));
+      before = before.max(x.add(down));
+    }
+    out[0] = lo.reduceLanes(VectorOperators.MIN);
+    out[1] = hi.reduceLanes(VectorOperators.MAX);
+    out[2] = (int) (after.reduceLanes(VectorOperators.MIN) - up);
+    out[3] = (int) (before.reduceLanes(VectorOperators.MAX) - down);
+  }
+
+  /** {@link #longRun} of int16 and uint16. */
+  private static void shortRun(NumericChunk c, int i, int n, short flip, short skip, long[] out) {
+    short up = (short) (Short.MIN_VALUE - skip - 1);
+    short down = (short) (Short.MIN_VALUE - skip);
+    ShortVector lo = ShortVector.broadcast(S16, Short.MAX_VALUE);
+    ShortVector hi = ShortVector.broadcast(S16, Short.MIN_VALUE);
+    ShortVector after = lo;
+    ShortVector before = hi;
+    for (int j = i; j < i + n; j += S16.length()) {
+      ShortVector x = ShortVector.fromByteArray(S16, c.bytes, c.offset + 2 * j, LE).lanewise(VectorOperators.XOR, flip);
+      lo = lo.min(x);
+      hi = hi.max(x);
+      after = after.min(x.add(up));
+      before = before.max(x.add(down));
+    }
+    out[0] = lo.reduceLanes(VectorOperators.MIN);
+    out[1] = hi.reduceLanes(VectorOperators.MAX);
+    out[2] = (short) (after.reduceLanes(VectorOperators.MIN) - up);
+    out[3] = (short) (before.reduceLanes(VectorOperators.MAX) - down);
+  }
+
+  /** {@link #longRun} of int8 and uint8. */
+  private static void byteRun(NumericChunk c, int i, int n, byte flip, byte skip, long[] out) {
+    byte up = (byte) (Byte.MIN_VALUE - skip - 1);
+    byte down = (byte) (Byte.MIN_VALUE - skip);
+    ByteVector lo = ByteVector.broadcast(B32, Byte.MAX_VALUE);
+    ByteVector hi = ByteVector.broadcast(B32, Byte.MIN_VALUE);
+    ByteVector after = lo;
+    ByteVector before = hi;
+    for (int j = i; j < i + n; j += B32.length()) {
+      ByteVector x = ByteVector.fromArray(B32, c.bytes, c.offset + j).lanewise(VectorOperators.XOR, flip);
+      lo = lo.min(x);
+      hi = hi.max(x);
+      after = after.min(x.add(up));
+      before = before.max(x.add(down));
+    }
+    out[0] = lo.reduceLanes(VectorOperators.MIN);
+    out[1] = hi.reduceLanes(VectorOperators.MAX);
+    out[2] = (byte) (after.reduceLanes(VectorOperators.MIN) - up);
+    out[3] = (byte) (before.reduceLanes(VectorOperators.MAX) - down);
   }
 
   private static long longExtremes(NumericChunk c, int i, int n, boolean skips, byte[] keep, long[] out) {

@@ -281,24 +281,65 @@ class ExtremeAccumulatorTest {
       CfDecoding cf = mask == Long.MIN_VALUE ? null
           : new CfDecoding(new double[] {mask}, false, 1, 0, false, true, null);
       NumericChunk chunk = new NumericChunk(integerBytes(values, size, pad, false), pad, 0, 0, t, cf);
-      long min = Long.MAX_VALUE;
-      long max = Long.MIN_VALUE;
-      long kept = 0;
-      for (long v : values) {
-        if (cf == null || v != mask) {
-          min = Math.min(min, v);
-          max = Math.max(max, v);
-          kept++;
+      checkStoredExtremes(chunk, values, cf == null ? null : mask, kind + " " + size + " run " + run);
+    }
+  }
+
+  /**
+   * The masked value at either end of a run's values, alone there or not, and at the type's own
+   * ends: the unfiltered kernel leaves it out by where it lies, not by comparing each element.
+   */
+  @ParameterizedTest
+  @CsvSource({"INT,1", "UINT,1", "INT,2", "UINT,2", "INT,4", "UINT,4", "INT,8"})
+  void aMaskedValueAtEitherEndIsLeftOut(String kindName, int size) {
+    DataType.Kind kind = DataType.Kind.valueOf(kindName);
+    DataType t = DataType.numeric(kind, size, ByteOrder.LITTLE_ENDIAN);
+    long lowest = kind == DataType.Kind.UINT ? 0 : size == 8 ? -(1L << 53) + 1 : -(1L << (8 * size - 1));
+    long highest = kind == DataType.Kind.UINT ? (1L << (8 * size)) - 1 : size == 8 ? (1L << 53) - 1 : -lowest - 1;
+    Random random = new Random(5 + size);
+    int n = 4 * LaneExtremes.STORED_LANES;
+    for (long[] ends : new long[][] {{lowest, highest}, {lowest, lowest + 3}, {highest - 3, highest}, {-1, 5}, {0, 9}}) {
+      long a = Math.max(ends[0], lowest);
+      long b = Math.min(ends[1], highest);
+      for (int layout = 0; layout < 4; layout++) {
+        long[] values = new long[n];
+        for (int k = 0; k < n; k++) {
+          values[k] = a + Math.floorMod(random.nextLong(), b - a + 1);
         }
+        values[random.nextInt(n)] = a; // both ends occur
+        values[random.nextInt(n)] = b;
+        long mask = layout % 2 == 0 ? a : b;
+        if (layout >= 2) {
+          // the masked value everywhere but in one element
+          java.util.Arrays.fill(values, mask);
+          values[random.nextInt(n)] = layout == 2 ? b : a;
+        }
+        CfDecoding cf = new CfDecoding(new double[] {mask}, false, 1, 0, false, true, null);
+        NumericChunk chunk = new NumericChunk(integerBytes(values, size, 0, false), 0, 0, 0, t, cf);
+        checkStoredExtremes(chunk, values, mask, kind + " " + size + " in [" + a + ", " + b + "] mask " + mask
+            + " layout " + layout);
       }
-      long[] out = new long[3];
-      LaneExtremes.best().storedIntegerExtremes(chunk, 0, n, null, out);
-      String what = kind + " " + size + " run " + run;
-      assertEquals(kept, out[2], what);
-      if (kept > 0) {
-        assertEquals(min, out[0], what);
-        assertEquals(max, out[1], what);
+    }
+  }
+
+  /** The unfiltered kernel's extremes of {@code values} (stored in {@code chunk}) against the element loop's. */
+  private static void checkStoredExtremes(NumericChunk chunk, long[] values, Long mask, String what) {
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    long kept = 0;
+    for (long v : values) {
+      if (mask == null || v != mask) {
+        min = Math.min(min, v);
+        max = Math.max(max, v);
+        kept++;
       }
+    }
+    long[] out = new long[LaneExtremes.STORED_OUT];
+    LaneExtremes.best().storedIntegerExtremes(chunk, 0, values.length, null, out);
+    assertEquals(kept > 0, out[2] > 0, what);
+    if (kept > 0) {
+      assertEquals(min, out[0], what + " min");
+      assertEquals(max, out[1], what + " max");
     }
   }
 
