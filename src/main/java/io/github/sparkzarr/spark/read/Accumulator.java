@@ -38,6 +38,15 @@ interface Accumulator {
     throw new UnsupportedOperationException(getClass().getSimpleName() + " adds only gathered elements");
   }
 
+  /**
+   * Whether {@link #add} reads runs of 4- and 8-byte integers straight from a blosc block's byte
+   * planes ({@link NumericChunk#plane} not 0) without gathering them one by one, so that the block
+   * need not be un-shuffled first.
+   */
+  default boolean addsIntegerPlanes() {
+    return false;
+  }
+
   /** Writes the partial results of slots {@code [from, from + count)} to rows {@code [0, count)}. */
   void write(WritableColumnVector out, int from, int count);
 

@@ -64,8 +64,8 @@ final class ChunkFeeder implements BlockSink {
   private int slotsGroup = -1;
   private final int run;
   private final int[] idx;
-  /** {@link #summedByPlanes()}, decided once. */
-  private final boolean summedByPlanes;
+  /** {@link #integersByPlanes()}, decided once. */
+  private final boolean integersByPlanes;
   /** The current run: its first element, its group, how much of it has been added. */
   private int base;
   private int group;
@@ -112,7 +112,7 @@ final class ChunkFeeder implements BlockSink {
     runSlots = cellOffsets == null ? null : new int[cellOffsets.length];
     run = product(len, tableFirst);
     idx = new int[tableFirst];
-    summedByPlanes = summedByPlanes(); // once here: asked again for every blosc block
+    integersByPlanes = integersByPlanes(); // once here: asked again for every blosc block
     startRun();
   }
 
@@ -218,10 +218,10 @@ final class ChunkFeeder implements BlockSink {
     // Elements added one by one (a grouped last dimension) read faster from un-shuffled bytes, and
     // so do integers, which sums widen a block at a time from un-shuffled bytes but would gather
     // element by element from the planes (an int64 sum took 1.4x the time of Spark summing rows),
-    // except 4- and 8-byte integers only summed and counted, which add each plane's bytes (and
-    // count a masked value's matches there).
+    // except 4- and 8-byte integers only summed, counted and compared, which add each plane's bytes
+    // (and count a masked value's matches there) or gather a vector of elements at a time.
     return fuseShuffle && lastStride == 0 && cellOffsets == null && typeSize == elementSize && (typeSize == 4 || typeSize == 8)
-        && (type.kind() == DataType.Kind.FLOAT || summedByPlanes);
+        && (type.kind() == DataType.Kind.FLOAT || integersByPlanes);
   }
 
   /** Runs shorter than this are summed faster un-shuffled (each plane's sum ends with a reduction). */
@@ -229,10 +229,11 @@ final class ChunkFeeder implements BlockSink {
 
   /**
    * Whether the elements are int32, uint32 or int64 with their stored values (no scale or time; at
-   * most one masked value, {@link NumericChunk#skipsOneValue}), only summed and counted, in runs long enough to
-   * sum each byte plane as it is ({@link LaneSums#sumPlanes}).
+   * most one masked value, {@link NumericChunk#skipsOneValue}), in runs long enough to sum each
+   * byte plane as it is ({@link LaneSums#sumPlanes}), for aggregates that all read the planes
+   * ({@link Accumulator#addsIntegerPlanes}: sums, counts, and minima and maxima in SIMD lanes).
    */
-  private boolean summedByPlanes() {
+  private boolean integersByPlanes() {
     if (type == null) {
       return false;
     }
@@ -240,7 +241,7 @@ final class ChunkFeeder implements BlockSink {
     boolean stored = cf == null || cf.time() == null && !cf.scaled()
         && new NumericChunk(new byte[0], type, cf).storedIntegersReadable();
     return integers && stored && run >= PLANE_RUN
-        && Arrays.stream(accumulators).allMatch(a -> a instanceof IntSumAccumulator || a instanceof CountAccumulator);
+        && Arrays.stream(accumulators).allMatch(Accumulator::addsIntegerPlanes);
   }
 
   @Override

@@ -64,6 +64,12 @@ final class CountAccumulator implements RowAccumulator {
    * COUNT(variable) of small stored integers, counted by the kept sum's count, or of floats, by the
    * kept sum's count of a {@link SumAccumulator}.
    */
+  /** The mask's matches counted in the planes ({@link StoredIntegers#count}). */
+  @Override
+  public boolean addsIntegerPlanes() {
+    return true;
+  }
+
   @Override
   public boolean addsKept(NumericChunk chunk) {
     return skipMissing && (StoredIntegers.sumsKept(chunk) || chunk.layout.isFloat() && floating.addsKept(chunk));

@@ -54,6 +54,11 @@ final class ExtremePair implements RowAccumulator {
   }
 
   @Override
+  public boolean addsIntegerPlanes() {
+    return min.addsIntegerPlanes();
+  }
+
+  @Override
   public boolean addsKept(NumericChunk chunk) {
     return min.addsKept(chunk);
   }
@@ -121,6 +126,11 @@ final class ExtremePair implements RowAccumulator {
 
       @Override
       public void add(NumericChunk chunk, int from, int n, int slot) {
+      }
+
+      @Override
+      public boolean addsIntegerPlanes() {
+        return true;
       }
 
       @Override

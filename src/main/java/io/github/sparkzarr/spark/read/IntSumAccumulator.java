@@ -50,6 +50,12 @@ final class IntSumAccumulator implements RowAccumulator {
     }
   }
 
+  /** The sums of byte planes ({@link StoredIntegers#sum}). */
+  @Override
+  public boolean addsIntegerPlanes() {
+    return true;
+  }
+
   @Override
   public boolean addsKept(NumericChunk chunk) {
     return StoredIntegers.sumsKept(chunk);

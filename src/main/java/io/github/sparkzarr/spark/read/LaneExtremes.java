@@ -41,7 +41,8 @@ interface LaneExtremes {
   /**
    * The smallest ({@code out[0]}) and the largest ({@code out[1]}) stored value of elements
    * {@code [i, i + n)} of {@code chunk}, integers of any layout one after the other ({@link
-   * #takesStored}), {@code n} a multiple of {@link #STORED_LANES}, in one pass, leaving out the
+   * #takesStored}) or, with {@code keep} null, 4- and 8-byte integers in a blosc block's byte
+   * planes ({@link #takesStoredUnfiltered}), {@code n} a multiple of {@link #STORED_LANES}, in one pass, leaving out the
    * elements storing {@link NumericChunk#skippedValue} when {@link NumericChunk#skipsOneValue}
    * and, unless {@code keep} is null, those a filter dropped ({@code keep[k]} 0 for element {@code
    * k}); {@code out[2]} positive when any element was not left out (when none, 0, and {@code
@@ -53,6 +54,13 @@ interface LaneExtremes {
   /** Whether {@link #storedIntegerExtremes} reads {@code chunk}: integers one after the other, at most one value masked. */
   static boolean takesStored(NumericChunk chunk) {
     return !chunk.layout.isFloat() && chunk.plane == 0 && chunk.storedIntegersReadable();
+  }
+
+  /** {@link #takesStored}, or 4- and 8-byte integers in byte planes, which runs without a filter read too. */
+  static boolean takesStoredUnfiltered(NumericChunk chunk) {
+    return !chunk.layout.isFloat() && chunk.storedIntegersReadable()
+        && (chunk.plane == 0 || chunk.layout == NumericChunk.Layout.INT32
+            || chunk.layout == NumericChunk.Layout.UINT32 || chunk.layout == NumericChunk.Layout.INT64);
   }
 
   /**

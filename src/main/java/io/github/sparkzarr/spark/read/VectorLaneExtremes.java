@@ -122,12 +122,19 @@ final class VectorLaneExtremes implements LaneExtremes {
     LongVector hi = LongVector.broadcast(L4, Long.MIN_VALUE);
     LongVector after = lo;
     LongVector before = hi;
-    for (int j = i; j < i + n; j += 4) {
-      LongVector x = LongVector.fromByteArray(L4, c.bytes, c.offset + 8 * j, LE);
-      lo = lo.min(x);
-      hi = hi.max(x);
-      after = after.min(x.add(up));
-      before = before.max(x.add(down));
+    long[] scratch = ShuffledPlanes.SCRATCH.get();
+    for (int j = i; j < i + n; ) {
+      // from a byte-shuffled block, gathered from the planes: the order does not matter here
+      int step = ShuffledPlanes.step(c, j, i + n, scratch);
+      for (int part = 0; part < step / 4; part++) {
+        LongVector x = c.plane == 0 ? LongVector.fromByteArray(L4, c.bytes, c.offset + 8 * j + 32 * part, LE)
+            : LongVector.fromArray(L4, scratch, 32 + 4 * part);
+        lo = lo.min(x);
+        hi = hi.max(x);
+        after = after.min(x.add(up));
+        before = before.max(x.add(down));
+      }
+      j += step;
     }
     out[0] = lo.reduceLanes(VectorOperators.MIN);
     out[1] = hi.reduceLanes(VectorOperators.MAX);
@@ -143,8 +150,16 @@ final class VectorLaneExtremes implements LaneExtremes {
     IntVector hi = IntVector.broadcast(I8, Integer.MIN_VALUE);
     IntVector after = lo;
     IntVector before = hi;
+    int[] words = new int[LANES];
     for (int j = i; j < i + n; j += I8.length()) {
-      IntVector x = IntVector.fromByteArray(I8, c.bytes, c.offset + 4 * j, LE).lanewise(VectorOperators.XOR, flip);
+      IntVector x;
+      if (c.plane == 0) {
+        x = IntVector.fromByteArray(I8, c.bytes, c.offset + 4 * j, LE);
+      } else {
+        ShuffledPlanes.ints(c.bytes, c.offset + j, c.plane, words);
+        x = IntVector.fromArray(I8, words, 0);
+      }
+      x = x.lanewise(VectorOperators.XOR, flip);
       lo = lo.min(x);
       hi = hi.max(x);
       after = after.min(x.add(up));
