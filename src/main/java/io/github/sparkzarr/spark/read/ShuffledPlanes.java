@@ -1,6 +1,7 @@
 package io.github.sparkzarr.spark.read;
 
 import io.github.sparkzarr.zarr.codec.blosc.VectorByteTranspose;
+import java.nio.ByteOrder;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
@@ -22,6 +23,7 @@ final class ShuffledPlanes {
   private static final VectorSpecies<Integer> I8 = IntVector.SPECIES_256;
   private static final VectorSpecies<Long> L4 = LongVector.SPECIES_256;
   private static final VectorSpecies<Byte> B8 = ByteVector.SPECIES_64;
+  private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
   private ShuffledPlanes() {}
 
@@ -89,4 +91,56 @@ final class ShuffledPlanes {
     longsInOrder(c.bytes, c.offset + j, c.plane, scratch);
     return 32;
   }
+
+  /**
+   * {@link #step} for loops to which the order of the elements does not matter (extremes): of a
+   * byte-shuffled chunk, the 32 elements are left in {@code scratch[0, 32)} as the byte transpose
+   * leaves them, not put in order (which took as long as the transpose), and the last eight in
+   * {@code scratch[0, 8)}.
+   */
+  static int unordered(NumericChunk c, int j, int end, long[] scratch) {
+    if (c.plane == 0) {
+      return 8;
+    }
+    if (j + 32 > end) {
+      longs(c.bytes, c.offset + j, c.plane, scratch, 0);
+      return 8;
+    }
+    VectorByteTranspose.transpose(c.bytes, c.offset + j, c.plane, scratch);
+    return 32;
+  }
+
+
+  /**
+   * Thirty-two 4-byte elements from element {@code p - offset} of the block into {@code words[0,
+   * 32)}, in an order of their own (element {@code 4m + k} at {@code words[8k + m]}): a 4 x 4 byte
+   * transpose of the four planes' 32 bytes, lane by lane, which gathers them about four times as
+   * fast as {@link #ints} for loops to which the order does not matter (extremes).
+   */
+  static void intsUnordered(byte[] b, int p, int plane, int[] words) {
+    // lane m of row r: byte j is plane r's byte of element 4m + j
+    IntVector r0 = IntVector.fromByteArray(I8, b, p, LE);
+    IntVector r1 = IntVector.fromByteArray(I8, b, p + plane, LE);
+    IntVector r2 = IntVector.fromByteArray(I8, b, p + 2 * plane, LE);
+    IntVector r3 = IntVector.fromByteArray(I8, b, p + 3 * plane, LE);
+    IntVector t;
+    t = r0.lanewise(VectorOperators.LSHR, 8).lanewise(VectorOperators.XOR, r1).and(0x00FF00FF);
+    r1 = r1.lanewise(VectorOperators.XOR, t);
+    r0 = r0.lanewise(VectorOperators.XOR, t.lanewise(VectorOperators.LSHL, 8));
+    t = r2.lanewise(VectorOperators.LSHR, 8).lanewise(VectorOperators.XOR, r3).and(0x00FF00FF);
+    r3 = r3.lanewise(VectorOperators.XOR, t);
+    r2 = r2.lanewise(VectorOperators.XOR, t.lanewise(VectorOperators.LSHL, 8));
+    t = r0.lanewise(VectorOperators.LSHR, 16).lanewise(VectorOperators.XOR, r2).and(0x0000FFFF);
+    r2 = r2.lanewise(VectorOperators.XOR, t);
+    r0 = r0.lanewise(VectorOperators.XOR, t.lanewise(VectorOperators.LSHL, 16));
+    t = r1.lanewise(VectorOperators.LSHR, 16).lanewise(VectorOperators.XOR, r3).and(0x0000FFFF);
+    r3 = r3.lanewise(VectorOperators.XOR, t);
+    r1 = r1.lanewise(VectorOperators.XOR, t.lanewise(VectorOperators.LSHL, 16));
+    // lane m of row k: byte r is plane r's byte of element 4m + k, so the element itself
+    r0.intoArray(words, 0);
+    r1.intoArray(words, 8);
+    r2.intoArray(words, 16);
+    r3.intoArray(words, 24);
+  }
+
 }

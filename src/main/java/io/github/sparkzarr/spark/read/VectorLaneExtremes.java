@@ -124,11 +124,10 @@ final class VectorLaneExtremes implements LaneExtremes {
     LongVector before = hi;
     long[] scratch = ShuffledPlanes.SCRATCH.get();
     for (int j = i; j < i + n; ) {
-      // from a byte-shuffled block, gathered from the planes: the order does not matter here
-      int step = ShuffledPlanes.step(c, j, i + n, scratch);
+      int step = ShuffledPlanes.unordered(c, j, i + n, scratch);
       for (int part = 0; part < step / 4; part++) {
         LongVector x = c.plane == 0 ? LongVector.fromByteArray(L4, c.bytes, c.offset + 8 * j + 32 * part, LE)
-            : LongVector.fromArray(L4, scratch, 32 + 4 * part);
+            : LongVector.fromArray(L4, scratch, 4 * part);
         lo = lo.min(x);
         hi = hi.max(x);
         after = after.min(x.add(up));
@@ -150,20 +149,21 @@ final class VectorLaneExtremes implements LaneExtremes {
     IntVector hi = IntVector.broadcast(I8, Integer.MIN_VALUE);
     IntVector after = lo;
     IntVector before = hi;
-    int[] words = new int[LANES];
-    for (int j = i; j < i + n; j += I8.length()) {
-      IntVector x;
-      if (c.plane == 0) {
-        x = IntVector.fromByteArray(I8, c.bytes, c.offset + 4 * j, LE);
-      } else {
-        ShuffledPlanes.ints(c.bytes, c.offset + j, c.plane, words);
-        x = IntVector.fromArray(I8, words, 0);
+    int[] words = new int[4 * LANES];
+    for (int j = i; j < i + n; j += 4 * LANES) {
+      if (c.plane != 0) {
+        // from a byte-shuffled block, 32 elements out of order: it does not matter here
+        ShuffledPlanes.intsUnordered(c.bytes, c.offset + j, c.plane, words);
       }
-      x = x.lanewise(VectorOperators.XOR, flip);
-      lo = lo.min(x);
-      hi = hi.max(x);
-      after = after.min(x.add(up));
-      before = before.max(x.add(down));
+      for (int part = 0; part < 4; part++) {
+        IntVector x = c.plane == 0 ? IntVector.fromByteArray(I8, c.bytes, c.offset + 4 * j + 32 * part, LE)
+            : IntVector.fromArray(I8, words, LANES * part);
+        x = x.lanewise(VectorOperators.XOR, flip);
+        lo = lo.min(x);
+        hi = hi.max(x);
+        after = after.min(x.add(up));
+        before = before.max(x.add(down));
+      }
     }
     out[0] = lo.reduceLanes(VectorOperators.MIN);
     out[1] = hi.reduceLanes(VectorOperators.MAX);
@@ -349,16 +349,24 @@ final class VectorLaneExtremes implements LaneExtremes {
 
   private static long ints(NumericChunk c, int i, int n, boolean max) {
     IntVector acc = IntVector.broadcast(I8, max ? Integer.MIN_VALUE : Integer.MAX_VALUE);
-    int[] words = new int[LANES];
-    for (int j = i; j < i + n; j += LANES) {
-      IntVector v;
-      if (c.plane == 0) {
-        v = IntVector.fromByteArray(I8, c.bytes, c.offset + 4 * j, LE);
-      } else {
-        ShuffledPlanes.ints(c.bytes, c.offset + j, c.plane, words);
-        v = IntVector.fromArray(I8, words, 0);
+    int[] words = new int[4 * LANES];
+    for (int j = i; j < i + n; ) {
+      // from a byte-shuffled block, 32 elements out of order while there are 32 (the order does
+      // not matter to an extreme), else eight
+      int step = c.plane == 0 ? LANES : j + 4 * LANES <= i + n ? 4 * LANES : LANES;
+      if (c.plane != 0) {
+        if (step == LANES) {
+          ShuffledPlanes.ints(c.bytes, c.offset + j, c.plane, words);
+        } else {
+          ShuffledPlanes.intsUnordered(c.bytes, c.offset + j, c.plane, words);
+        }
       }
-      acc = max ? acc.max(v) : acc.min(v);
+      for (int part = 0; part < step / LANES; part++) {
+        IntVector v = c.plane == 0 ? IntVector.fromByteArray(I8, c.bytes, c.offset + 4 * j, LE)
+            : IntVector.fromArray(I8, words, LANES * part);
+        acc = max ? acc.max(v) : acc.min(v);
+      }
+      j += step;
     }
     return max ? acc.reduceLanes(VectorOperators.MAX) : acc.reduceLanes(VectorOperators.MIN);
   }
@@ -368,10 +376,10 @@ final class VectorLaneExtremes implements LaneExtremes {
     long[] scratch = ShuffledPlanes.SCRATCH.get();
     for (int j = i; j < i + n; ) {
       // the order of the elements does not matter to an extreme
-      int step = ShuffledPlanes.step(c, j, i + n, scratch);
+      int step = ShuffledPlanes.unordered(c, j, i + n, scratch);
       for (int part = 0; part < step / 4; part++) {
         LongVector v = c.plane == 0 ? LongVector.fromByteArray(L4, c.bytes, c.offset + 8 * j + 32 * part, LE)
-            : LongVector.fromArray(L4, scratch, 32 + 4 * part);
+            : LongVector.fromArray(L4, scratch, 4 * part);
         acc = max ? acc.max(v) : acc.min(v);
       }
       j += step;
