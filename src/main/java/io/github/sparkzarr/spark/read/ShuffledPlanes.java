@@ -81,15 +81,7 @@ final class ShuffledPlanes {
    * {@code scratch[32, 32 + step)}.
    */
   static int step(NumericChunk c, int j, int end, long[] scratch) {
-    if (c.plane == 0) {
-      return 8;
-    }
-    if (j + 32 > end) {
-      longs(c.bytes, c.offset + j, c.plane, scratch, 32);
-      return 8;
-    }
-    longsInOrder(c.bytes, c.offset + j, c.plane, scratch);
-    return 32;
+    return gather(c, j, end, scratch, true);
   }
 
   /**
@@ -99,14 +91,22 @@ final class ShuffledPlanes {
    * {@code scratch[0, 8)}.
    */
   static int unordered(NumericChunk c, int j, int end, long[] scratch) {
+    return gather(c, j, end, scratch, false);
+  }
+
+  private static int gather(NumericChunk c, int j, int end, long[] scratch, boolean inOrder) {
     if (c.plane == 0) {
       return 8;
     }
     if (j + 32 > end) {
-      longs(c.bytes, c.offset + j, c.plane, scratch, 0);
+      longs(c.bytes, c.offset + j, c.plane, scratch, inOrder ? 32 : 0);
       return 8;
     }
-    VectorByteTranspose.transpose(c.bytes, c.offset + j, c.plane, scratch);
+    if (inOrder) {
+      longsInOrder(c.bytes, c.offset + j, c.plane, scratch);
+    } else {
+      VectorByteTranspose.transpose(c.bytes, c.offset + j, c.plane, scratch);
+    }
     return 32;
   }
 

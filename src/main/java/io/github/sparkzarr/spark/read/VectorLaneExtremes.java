@@ -113,7 +113,9 @@ final class VectorLaneExtremes implements LaneExtremes {
   /**
    * The four extremes of {@link #leaveOut} of int64 elements: {@code x + up} puts {@code skip + 1}
    * lowest and {@code skip} highest (wrapping), {@code x + down} puts {@code skip} lowest and
-   * {@code skip - 1} highest; subtracting them again gives the elements.
+   * {@code skip - 1} highest; subtracting them again gives the elements. Each width has its own
+   * copy of this loop: the Vector API's types differ per width, and a loop generic over them is
+   * not compiled into SIMD instructions.
    */
   private static void longRun(NumericChunk c, int i, int n, long skip, long[] out) {
     long up = Long.MIN_VALUE - skip - 1;
