@@ -56,7 +56,10 @@ interface LaneExtremes {
     return !chunk.layout.isFloat() && chunk.plane == 0 && chunk.storedIntegersReadable();
   }
 
-  /** {@link #takesStored}, or 4- and 8-byte integers in byte planes, which runs without a filter read too. */
+  /**
+   * Whether {@link #storedIntegerExtremes} reads {@code chunk} with {@code keep} null: as {@link
+   * #takesStored}, and also 4- and 8-byte integers in a blosc block's byte planes.
+   */
   static boolean takesStoredUnfiltered(NumericChunk chunk) {
     return !chunk.layout.isFloat() && chunk.storedIntegersReadable()
         && (chunk.plane == 0 || chunk.layout == NumericChunk.Layout.INT32
