@@ -41,7 +41,7 @@ import xarray as xr
 import zarr
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from generate_stores import field  # noqa: E402  the suite's values
+from generate_stores import climate_field as field  # noqa: E402  the suite's values
 
 LAT, LON = 512, 512
 ODD_GRID = (721, 1440)  # ERA5's 0.25 degree grid
