@@ -4,6 +4,8 @@
 # the load of a shared machine falls on both alike. Run bench/run.sh first (classpath, stores).
 #
 #   bench/compare.sh REF [STORE (default blosc)] [ROUNDS (default 3)] [RUNS (default 5)] [QUERY]
+#
+# JOPTS adds JVM options to both, e.g. JOPTS="-Dnoop=true" for answers too big to collect (maps).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REF=$1 STORE=${2:-blosc} ROUNDS=${3:-3} RUNS=${4:-5}
@@ -17,7 +19,7 @@ javac --release 17 -nowarn --add-modules jdk.incubator.vector -d $BEFORE/classes
 # The resources of REF too: its service files name only its own classes.
 cp -r $BEFORE/src/src/main/resources/. $BEFORE/classes/
 run() {
-  java @examples/spark-jvm.options -Dlog4j2.configurationFile=examples/log4j2.properties -Xmx3g \
+  java ${JOPTS:-} @examples/spark-jvm.options -Dlog4j2.configurationFile=examples/log4j2.properties -Xmx3g \
     -cp "target/bench-classes:$1:$DEPS" io.github.sparkzarr.bench.ProfileScan time \
     "$DATA/$STORE.zarr" "$RUNS" "$QUERY" 2>/dev/null | grep '^\[compare\]'
 }

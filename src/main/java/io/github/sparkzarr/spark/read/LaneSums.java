@@ -134,6 +134,21 @@ interface LaneSums {
   }
 
   /**
+   * {@link #addUnpackedSmall} one element per group: the unpacked value of element {@code i + j}
+   * is added to {@code sums[at + j]} and counted in {@code counts[at + j]}, unless it stores the
+   * skipped value.
+   */
+  default void addUnpackedRow(NumericChunk chunk, int i, int m, double[] sums, long[] counts, int at) {
+    for (int j = 0; j < m; j++) {
+      long raw = chunk.integralAt(i + j);
+      if (!chunk.skipsOneValue || raw != chunk.skippedValue) {
+        sums[at + j] += chunk.unpack(raw);
+        counts[at + j]++;
+      }
+    }
+  }
+
+  /**
    * The exact sum ({@code out[0]}) of elements {@code [i, i + m)} of {@code chunk}, integers of 1,
    * 2 or 4 bytes stored one after the other, {@code m} a multiple of 8, leaving out the elements
    * storing the skipped value ({@link NumericChunk#skipsOneValue}) and, unless {@code keep} is

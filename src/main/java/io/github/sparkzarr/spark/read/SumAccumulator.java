@@ -182,6 +182,13 @@ final class SumAccumulator implements RowAccumulator {
 
   /** Element {@code j}, unpacked, into slot {@code slot + j} unless it stores the skipped value. */
   private void addUnpackedRow(NumericChunk chunk, int from, int n, int slot) {
+    if (chunk.plane == 0 && chunk.elementSize() <= 2) {
+      int m = n & -LANES;
+      kernels.addUnpackedRow(chunk, from, m, sums, counts, slot);
+      from += m;
+      n -= m;
+      slot += m;
+    }
     boolean skips = chunk.skipsOneValue;
     long skip = chunk.skippedValue;
     for (int start = 0; start < n; start += StoredIntegers.BLOCK) {

@@ -164,6 +164,56 @@ final class VectorLaneSums implements LaneSums {
     return skipped;
   }
 
+  /**
+   * As {@link #addUnpackedSmall}, each element into its own slot: the skipped ones add -0.0 and
+   * are not counted. About 0.7 ns an element against 4.5 for the scalar loop, whose conversions
+   * of one element at a time wait on each other (docs/benchmarks.md, session 38).
+   */
+  @Override
+  public void addUnpackedRow(NumericChunk c, int i, int m, double[] sums, long[] counts, int at) {
+    float skip = c.skipsOneValue ? (float) c.skippedValue : Float.NaN; // NaN equals nothing: no skip
+    boolean inFloat = c.unpacksInFloat();
+    float floatScale = (float) c.unpackScale();
+    float floatOffset = (float) c.unpackOffset();
+    double scale = c.unpackScale();
+    double offset = c.unpackOffset();
+    IntVector ones = IntVector.broadcast(I8, 1);
+    for (int j = 0; j < m; j += LANES) {
+      int k = i + j;
+      IntVector ints = switch (c.layout) {
+        case INT8 -> (IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k).convertShape(VectorOperators.B2I, I8, 0);
+        case UINT8 -> ((IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k)
+            .convertShape(VectorOperators.B2I, I8, 0)).and(0xFF);
+        case INT16 -> (IntVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * k, LE)
+            .convertShape(VectorOperators.S2I, I8, 0);
+        case UINT16 -> ((IntVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * k, LE)
+            .convertShape(VectorOperators.S2I, I8, 0)).and(0xFFFF);
+        default -> throw new IllegalArgumentException("not a 1- or 2-byte integer layout: " + c.layout);
+      };
+      FloatVector raw = (FloatVector) ints.convertShape(VectorOperators.I2F, F8, 0);
+      VectorMask<Float> miss = raw.eq(skip);
+      IntVector kept = ones.blend(0, miss.cast(I8));
+      int to = at + j;
+      DoubleVector a;
+      DoubleVector b;
+      if (inFloat) {
+        FloatVector v = raw.mul(floatScale).add(floatOffset).blend(-0.0f, miss);
+        a = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 0);
+        b = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 1);
+      } else {
+        a = (DoubleVector) raw.convertShape(VectorOperators.F2D, D4, 0);
+        b = (DoubleVector) raw.convertShape(VectorOperators.F2D, D4, 1);
+        a = a.mul(scale).add(offset).blend(-0.0, a.eq(skip));
+        b = b.mul(scale).add(offset).blend(-0.0, b.eq(skip));
+      }
+      DoubleVector.fromArray(D4, sums, to).add(a).intoArray(sums, to);
+      DoubleVector.fromArray(D4, sums, to + 4).add(b).intoArray(sums, to + 4);
+      LongVector.fromArray(L4, counts, to).add(kept.convertShape(VectorOperators.I2L, L4, 0)).intoArray(counts, to);
+      LongVector.fromArray(L4, counts, to + 4).add(kept.convertShape(VectorOperators.I2L, L4, 1))
+          .intoArray(counts, to + 4);
+    }
+  }
+
   /** Vectors added in int lanes before they go to the long: 2^14 × 65,535 fits an int. */
   private static final int INT_ROUNDS = 1 << 14;
 
