@@ -22,6 +22,7 @@ final class IntSumAccumulator implements RowAccumulator {
   private long added;
   private long[] counts = new long[0];
   private final StoredIntegers stored = new StoredIntegers();
+  private final LaneSums kernels = LaneSums.best();
   /** A skipped value no integer of at most 32 bits can have: nothing is skipped. */
   private static final long NONE = Long.MIN_VALUE;
 
@@ -140,6 +141,13 @@ final class IntSumAccumulator implements RowAccumulator {
         throw overflow();
       }
       return;
+    }
+    if (chunk.plane == 0 && chunk.layout != NumericChunk.Layout.UINT32) {
+      int m = n & -LaneSums.LANES;
+      kernels.addIntegerRow(chunk, from, m, sums, counts, slot);
+      from += m;
+      n -= m;
+      slot += m;
     }
     boolean skips = chunk.skipsOneValue;
     long skip = chunk.skippedValue;

@@ -149,6 +149,22 @@ interface LaneSums {
   }
 
   /**
+   * Adds element {@code i + j} of {@code chunk} (integers of 1, 2 or 4 bytes stored one after the
+   * other, not uint32, {@code m} a multiple of 8) to {@code sums[at + j]} and counts it in {@code
+   * counts[at + j]}, unless it stores the skipped value ({@link NumericChunk#skipsOneValue}). The
+   * caller makes sure no slot can overflow.
+   */
+  default void addIntegerRow(NumericChunk chunk, int i, int m, long[] sums, long[] counts, int at) {
+    for (int j = 0; j < m; j++) {
+      long raw = chunk.integralAt(i + j);
+      if (!chunk.skipsOneValue || raw != chunk.skippedValue) {
+        sums[at + j] += raw;
+        counts[at + j]++;
+      }
+    }
+  }
+
+  /**
    * The exact sum ({@code out[0]}) of elements {@code [i, i + m)} of {@code chunk}, integers of 1,
    * 2 or 4 bytes stored one after the other, {@code m} a multiple of 8, leaving out the elements
    * storing the skipped value ({@link NumericChunk#skipsOneValue}) and, unless {@code keep} is

@@ -214,6 +214,41 @@ final class VectorLaneSums implements LaneSums {
     }
   }
 
+  /** Widened to int lanes, then to long lanes for each element's own slot; the skipped ones add 0 and are not counted. */
+  @Override
+  public void addIntegerRow(NumericChunk c, int i, int m, long[] sums, long[] counts, int at) {
+    int bits = 8 * c.elementSize();
+    long lowest = c.layout == NumericChunk.Layout.UINT8 || c.layout == NumericChunk.Layout.UINT16 ? 0 : -(1L << (bits - 1));
+    // a masked value outside the layout's range masks nothing (and would wrap in an int lane)
+    boolean skips = c.skipsOneValue && c.skippedValue >= lowest && c.skippedValue < lowest + (1L << bits);
+    VectorMask<Integer> skipping = I8.maskAll(skips);
+    int skip = (int) c.skippedValue;
+    IntVector ones = IntVector.broadcast(I8, 1);
+    for (int j = 0; j < m; j += LANES) {
+      int k = i + j;
+      IntVector ints = switch (c.layout) {
+        case INT8 -> (IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k).convertShape(VectorOperators.B2I, I8, 0);
+        case UINT8 -> ((IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k)
+            .convertShape(VectorOperators.B2I, I8, 0)).and(0xFF);
+        case INT16 -> (IntVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * k, LE)
+            .convertShape(VectorOperators.S2I, I8, 0);
+        case UINT16 -> ((IntVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * k, LE)
+            .convertShape(VectorOperators.S2I, I8, 0)).and(0xFFFF);
+        case INT32 -> IntVector.fromByteArray(I8, c.bytes, c.offset + 4 * k, LE);
+        default -> throw new IllegalArgumentException("not an integer layout of at most 32 signed bits: " + c.layout);
+      };
+      VectorMask<Integer> miss = ints.eq(skip).and(skipping);
+      IntVector kept = ones.blend(0, miss);
+      ints = ints.blend(0, miss);
+      int to = at + j;
+      LongVector.fromArray(L4, sums, to).add(ints.convertShape(VectorOperators.I2L, L4, 0)).intoArray(sums, to);
+      LongVector.fromArray(L4, sums, to + 4).add(ints.convertShape(VectorOperators.I2L, L4, 1)).intoArray(sums, to + 4);
+      LongVector.fromArray(L4, counts, to).add(kept.convertShape(VectorOperators.I2L, L4, 0)).intoArray(counts, to);
+      LongVector.fromArray(L4, counts, to + 4).add(kept.convertShape(VectorOperators.I2L, L4, 1))
+          .intoArray(counts, to + 4);
+    }
+  }
+
   /** Vectors added in int lanes before they go to the long: 2^14 × 65,535 fits an int. */
   private static final int INT_ROUNDS = 1 << 14;
 
