@@ -41,6 +41,7 @@ def main():
             median, _, value = time_sum(f"{data}/{name}.zarr", reps)
             print(f"[xarray] sum(value) {name}: median {median:.3f} s = {value}")
             lines.append(f"{name}={median}")
+            lines.append(f"{name}.value={value}")
             map_median = time_mean_map(f"{data}/{name}.zarr", reps)
             print(f"[xarray] value.mean('time') {name}: median {map_median:.3f} s")
             lines.append(f"{name}.map={map_median}")

@@ -17,7 +17,8 @@ import org.apache.spark.sql.SparkSession;
  * sum (computed in the scan, and with pushDownAggregate=false, as queries that need rows see the
  * scan), min and max, a group-by over lat, a small box, the time-mean map (GROUP BY lat, lon,
  * written to Spark's no-op sink); WARMUP untimed rounds of everything first, then the median of
- * REPS; and the ratios to xarray+dask's sum and time mean on the same store.
+ * REPS; and the ratios to xarray+dask's sum and time mean on the same store. The sum computed in
+ * the scan is checked against the one Spark computes from the rows and against xarray's.
  */
 public final class Variants {
   private static final String[] QUERIES = {
@@ -60,8 +61,9 @@ public final class Variants {
       for (String label : LABELS) {
         md.append(' ').append(label).append(" |");
       }
-      md.append(" xarray+dask sum | Spark ÷ xarray (sum) | xarray+dask time mean | Spark ÷ xarray (map) |\n|---|---|");
-      md.append("---|".repeat(LABELS.length + 4)).append('\n');
+      md.append(" xarray+dask sum | Spark ÷ xarray (sum) | xarray+dask time mean | Spark ÷ xarray (map) |"
+          + " sum agrees with Spark's rows, xarray's |\n|---|---|");
+      md.append("---|".repeat(LABELS.length + 5)).append('\n');
       for (String name : names) {
         Map<String, Double> seconds = new LinkedHashMap<>();
         for (int q = 0; q < QUERIES.length; q++) {
@@ -80,8 +82,11 @@ public final class Variants {
           md.append(String.format(Locale.ROOT, " %.3f |", s));
         }
         double xm = Double.parseDouble(xarray.getProperty(name + ".map", "NaN"));
-        md.append(String.format(Locale.ROOT, " %.3f | %.2f | %.3f | %.2f |%n", x, seconds.get("sum") / x,
+        md.append(String.format(Locale.ROOT, " %.3f | %.2f | %.3f | %.2f |", x, seconds.get("sum") / x,
             xm, seconds.get(MANY_ROWS) / xm));
+        double sum = sum(spark, name);
+        md.append(String.format(Locale.ROOT, " %s, %s |%n", agreement(sum, sum(spark, name + "_rows")),
+            agreement(sum, Double.parseDouble(xarray.getProperty(name + ".value", "NaN")))));
         Suite.log(name + " " + seconds + " xarray " + x + " xarray map " + xm);
       }
       System.out.println(md);
@@ -97,6 +102,22 @@ public final class Variants {
     } else {
       spark.sql(sql).collectAsList();
     }
+  }
+
+  private static double sum(SparkSession spark, String table) {
+    return ((Number) spark.sql("SELECT sum(value) FROM " + table).first().get(0)).doubleValue();
+  }
+
+  /**
+   * "yes" when two sums agree to 1e-5 of their size (xarray adds float32 in float32; a chunk
+   * read wrong moves a sum of 512 chunks by far more), else both; "—" with nothing to compare.
+   */
+  static String agreement(double sum, double other) {
+    if (Double.isNaN(other)) {
+      return "—";
+    }
+    return Math.abs(sum - other) <= 1e-5 * Math.max(Math.abs(sum), Math.abs(other)) ? "yes"
+        : String.format(Locale.ROOT, "NO (%.9g against %.9g)", sum, other);
   }
 
   static double storedMiB(Path store) throws Exception {
