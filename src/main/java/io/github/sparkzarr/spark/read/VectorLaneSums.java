@@ -180,6 +180,8 @@ final class VectorLaneSums implements LaneSums {
     IntVector ones = IntVector.broadcast(I8, 1);
     for (int j = 0; j < m; j += LANES) {
       int k = i + j;
+      // widened in the loop as in addUnpackedSmall: through a shared helper and an int[8] this
+      // loop took 1.2-1.9 ns an element instead of 0.7-0.85
       IntVector ints = switch (c.layout) {
         case INT8 -> (IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k).convertShape(VectorOperators.B2I, I8, 0);
         case UINT8 -> ((IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k)
@@ -226,6 +228,8 @@ final class VectorLaneSums implements LaneSums {
     IntVector ones = IntVector.broadcast(I8, 1);
     for (int j = 0; j < m; j += LANES) {
       int k = i + j;
+      // widened in the loop as in addUnpackedSmall: through a shared helper and an int[8] this
+      // loop took 1.2-1.9 ns an element instead of 0.7-0.85
       IntVector ints = switch (c.layout) {
         case INT8 -> (IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k).convertShape(VectorOperators.B2I, I8, 0);
         case UINT8 -> ((IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k)
