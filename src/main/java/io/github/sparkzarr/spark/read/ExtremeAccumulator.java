@@ -310,11 +310,17 @@ final class ExtremeAccumulator implements RowAccumulator {
     }
   }
 
-  /** Floats whose NaN is missing, at most one other value masked, through the SIMD row kernel. */
+  /**
+   * Floats whose NaN is missing, at most one other value masked, and packed 1- and 2-byte
+   * integers with at most one masked value, through the SIMD row kernel.
+   */
   @Override
   public boolean addsRowKept(NumericChunk chunk) {
-    return kernels != null && chunk != null && chunk.layout.isFloat() && chunk.maskNaN
-        && chunk.maskedValueCount() <= 1 && !chunk.unpacks && chunk.plane == 0;
+    if (kernels == null || chunk == null || chunk.plane != 0) {
+      return false;
+    }
+    return chunk.unpacks ? chunk.layout.isSmallInteger() && chunk.storedIntegersReadable()
+        : chunk.layout.isFloat() && chunk.maskNaN && chunk.maskedValueCount() <= 1;
   }
 
   @Override
@@ -329,7 +335,9 @@ final class ExtremeAccumulator implements RowAccumulator {
   /** The row kernel over the whole vectors of a row (the kept elements, unless {@code keep} is null); returns how many it took. */
   private int addLaneRow(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
     int m = n & -LaneExtremes.LANES;
-    kernels.row(chunk, from, m, keep, max, chunk.masksValues() ? chunk.maskedValue(0) : Double.NaN, floating, slot);
+    // packed values come out of the kernel's widening already NaN where masked
+    double skip = !chunk.unpacks && chunk.masksValues() ? chunk.maskedValue(0) : Double.NaN;
+    kernels.row(chunk, from, m, keep, max, skip, floating, slot);
     for (int s = slot; s < slot + m; s++) {
       seen[s] |= floating[s] == floating[s];
     }

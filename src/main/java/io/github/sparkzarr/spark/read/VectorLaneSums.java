@@ -513,10 +513,13 @@ final class VectorLaneSums implements LaneSums {
 
   /**
    * Elements {@code [k, k + 8)} of a float chunk stored one element after the other, as doubles
-   * into {@code values[0, 8)} (an array, not vectors: see {@link ShuffledPlanes}).
+   * into {@code values[0, 8)} (an array, not vectors: see {@link ShuffledPlanes}); of packed 1- or
+   * 2-byte integers, unpacked, the masked ones NaN.
    */
   static void eight(NumericChunk c, int k, double[] values) {
-    if (c.layout == NumericChunk.Layout.FLOAT32) {
+    if (c.unpacks) {
+      unpackedEight(c, k, values);
+    } else if (c.layout == NumericChunk.Layout.FLOAT32) {
       FloatVector v = FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * k, LE);
       ((DoubleVector) v.convertShape(VectorOperators.F2D, D4, 0)).intoArray(values, 0);
       ((DoubleVector) v.convertShape(VectorOperators.F2D, D4, 1)).intoArray(values, 4);
@@ -524,6 +527,36 @@ final class VectorLaneSums implements LaneSums {
       DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * k, LE).intoArray(values, 0);
       DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * k + 32, LE).intoArray(values, 4);
     }
+  }
+
+  /** {@link #eight} of packed 1- or 2-byte integers, unpacked as {@link #addUnpackedRow} does. */
+  private static void unpackedEight(NumericChunk c, int k, double[] values) {
+    IntVector ints = switch (c.layout) {
+      case INT8 -> (IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k).convertShape(VectorOperators.B2I, I8, 0);
+      case UINT8 -> ((IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k)
+          .convertShape(VectorOperators.B2I, I8, 0)).and(0xFF);
+      case INT16 -> (IntVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * k, LE)
+          .convertShape(VectorOperators.S2I, I8, 0);
+      case UINT16 -> ((IntVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * k, LE)
+          .convertShape(VectorOperators.S2I, I8, 0)).and(0xFFFF);
+      default -> throw new IllegalArgumentException("not a 1- or 2-byte integer layout: " + c.layout);
+    };
+    FloatVector raw = (FloatVector) ints.convertShape(VectorOperators.I2F, F8, 0);
+    float skip = c.skipsOneValue ? (float) c.skippedValue : Float.NaN; // NaN equals nothing: no skip
+    DoubleVector a;
+    DoubleVector b;
+    if (c.unpacksInFloat()) {
+      FloatVector v = raw.mul((float) c.unpackScale()).add((float) c.unpackOffset()).blend(Float.NaN, raw.eq(skip));
+      a = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 0);
+      b = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 1);
+    } else {
+      a = (DoubleVector) raw.convertShape(VectorOperators.F2D, D4, 0);
+      b = (DoubleVector) raw.convertShape(VectorOperators.F2D, D4, 1);
+      a = a.mul(c.unpackScale()).add(c.unpackOffset()).blend(Double.NaN, a.eq(skip));
+      b = b.mul(c.unpackScale()).add(c.unpackOffset()).blend(Double.NaN, b.eq(skip));
+    }
+    a.intoArray(values, 0);
+    b.intoArray(values, 4);
   }
 
   @Override

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Grid rows added by {@link RowAccumulator#addRow} (a time-mean map over integers, packed or not)
  * give exactly what the element loop {@link Accumulator#addEach} gives with the same slots, for
  * every integer layout, rows longer than a block and starting anywhere, with nothing masked, one
- * masked value, two masked values, and packed values.
+ * masked value, two masked values, and packed values (their MIN and MAX too).
  */
 class RowAccumulatorTest {
   private static final int WIDTH = StoredIntegers.BLOCK + 301;
@@ -39,6 +39,9 @@ class RowAccumulatorTest {
       String what = t + " " + (cf == null ? "unmasked" : cf.scaled() ? "packed" : cf.masked().length + " masked");
       if (c.unpacks) {
         compare(() -> new SumAccumulator(null, true), c, DataTypes.DoubleType, what + " SUM");
+        org.apache.spark.sql.types.DataType unpacked = cf.singlePrecision() ? DataTypes.FloatType : DataTypes.DoubleType;
+        compare(() -> new ExtremeAccumulator(false, unpacked), c, unpacked, what + " MIN");
+        compare(() -> new ExtremeAccumulator(true, unpacked), c, unpacked, what + " MAX");
       } else {
         compare(IntSumAccumulator::new, c, DataTypes.LongType, what + " SUM");
       }
