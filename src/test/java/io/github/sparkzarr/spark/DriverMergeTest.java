@@ -41,9 +41,13 @@ class DriverMergeTest extends SparkTestBase {
   }
 
   private static Dataset<Row> query(String sql, String... options) {
+    return queryStore(store, sql, options);
+  }
+
+  private static Dataset<Row> queryStore(String path, String sql, String... options) {
     List<String> all = new ArrayList<>(List.of("maxPartitionBytes", "1", "driverAggregateMaxBytes", "0"));
     all.addAll(List.of(options));
-    zarrReader(all.toArray(new String[0])).load(store).createOrReplaceTempView("t");
+    zarrReader(all.toArray(new String[0])).load(path).createOrReplaceTempView("t");
     return spark().sql(sql);
   }
 
@@ -191,21 +195,55 @@ class DriverMergeTest extends SparkTestBase {
   }
 
   /**
-   * Too many partial rows for the driver (more than 65,536): Spark's own final aggregate. The store
-   * is 20 x 64 x 64 float32 in chunks of one time step, all missing (fill value 2.5), one partition
-   * per chunk: 20 partitions of 4,096 groups.
+   * Too many partial rows for the driver (more than 65,536): one hash aggregate of Spark's after
+   * the shuffle, with no partial aggregate before it (ShuffleMergeStrategy). The store is 20 x 64 x
+   * 64 float32 in chunks of one time step, all missing (fill value 2.5), one partition per chunk:
+   * 20 partitions of 4,096 groups.
    */
   @Test
-  void largeMapsKeepSparksAggregate() throws Exception {
+  void largeMapsAreMergedAfterTheShuffle() throws Exception {
     Path fill = fillArray(tmp.resolve("fill.zarr"), "[20, 64, 64]", "[1, 64, 64]", 2.5);
     String sql = "SELECT dim_1, dim_2, max(value), count(*) FROM t GROUP BY dim_1, dim_2";
     List<String> options = List.of("maxPartitionBytes", "1", "driverAggregateMaxBytes", "0");
     zarrReader(options.toArray(new String[0])).load(fill.toString()).createOrReplaceTempView("t");
     Dataset<Row> map = spark().sql(sql);
-    assertTrue(plan(map).contains("partialAggregates") && plan(map).contains("HashAggregate"), () -> plan(map));
-    assertFalse(plan(map).contains("DriverMerge"), () -> plan(map));
+    assertMergedAfterShuffle(map);
     List<Row> rows = map.collectAsList();
     assertEquals(4096, rows.size());
     assertTrue(rows.stream().allMatch(r -> r.getFloat(2) == 2.5f && r.getLong(3) == 20), () -> rows.get(0).toString());
+  }
+
+  /**
+   * Maps of many cells over many partitions: merged after the shuffle in one step, with the answers
+   * Spark gives from the rows, under filters, HAVING, ORDER BY and LIMIT. The store: t (24, chunks
+   * 2) x y (48, chunks 24) x x (64, chunks 32), 48 partitions; a map of y and x has 3,072 cells in
+   * each, of x and t 1,536 (more than 65,536 rows in all).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "SELECT y, x, avg(v), min(n), max(v), count(*) FROM t GROUP BY y, x",
+      "SELECT x, t, sum(n), sum(m), min(m) FROM t WHERE v > 20 GROUP BY x, t",
+      "SELECT x, y, avg(v) AS a FROM t WHERE y < 40 GROUP BY x, y HAVING count(v) > 3 ORDER BY a DESC, x, y LIMIT 50",
+      "SELECT y, x, max(n) - min(n) AS r FROM t WHERE v > 120 GROUP BY y, x",
+  })
+  void mapsOfManyCellsAreMergedAfterTheShuffle(String sql) {
+    String map = tmp.resolve("map.zarr").toString();
+    if (!new java.io.File(map).exists()) {
+      spark().sql("SELECT t, y, x, CAST(sin(t * 0.3 + y * 0.7) * 100 + x AS FLOAT) AS v, "
+          + "CAST(t * 1000 + y * 20 + x - 20000 AS INT) AS n, CAST(9007199254740992 + t * 4096 + y * 64 + x AS BIGINT) AS m "
+          + "FROM range(24) a(t) CROSS JOIN range(48) b(y) CROSS JOIN range(64) c(x)")
+          .write().format("zarr").option("dimensions", "t,y,x").option("chunks", "2,24,32").save(map);
+    }
+    Dataset<Row> merged = queryStore(map, sql);
+    assertMergedAfterShuffle(merged);
+    assertRowsEqual(sorted(queryStore(map, sql, "pushDownAggregate", "false")), sorted(merged), sql);
+  }
+
+  private static void assertMergedAfterShuffle(Dataset<Row> df) {
+    String plan = plan(df);
+    assertTrue(plan.contains("partialAggregates") && plan.contains("Exchange hashpartitioning"), plan);
+    // No aggregate in Partial mode (partial_max(...)); the scan's columns are partial_0, ...
+    assertFalse(plan.contains("DriverMerge") || java.util.regex.Pattern.compile("partial_[a-z]+\\(").matcher(plan).find(), plan);
+    assertEquals(1, plan.split("HashAggregate\\(", -1).length - 1, plan);
   }
 }

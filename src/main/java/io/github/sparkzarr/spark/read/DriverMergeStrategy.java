@@ -57,7 +57,7 @@ public final class DriverMergeStrategy extends SparkStrategy {
   }
 
   /** The scan under projections, or null. */
-  private static Object scanBelow(LogicalPlan plan) {
+  static Object scanBelow(LogicalPlan plan) {
     while (plan instanceof Project p) {
       plan = p.child();
     }

@@ -317,12 +317,17 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
     return maxBytes > 0 && chunks <= maxBytes / chunkBytes() && groupCells() <= DRIVER_ROWS;
   }
 
+  /** Whether the scan returns partial aggregates, which an aggregate of Spark's finishes. */
+  boolean returnsPartialRows() {
+    return aggregate != null && !complete;
+  }
+
   /**
    * Whether Spark's final aggregate over this scan's partial rows may be finished on the driver
    * ({@link DriverMergeStrategy}): the partitions return at most {@link #DRIVER_ROWS} rows in all.
    */
   boolean mergeableOnDriver() {
-    if (aggregate == null || complete) {
+    if (!returnsPartialRows()) {
       return false;
     }
     long cells = groupCells();
