@@ -47,11 +47,8 @@ final class ChunkFeeder implements BlockSink {
   /** Element strides of the decoded data (the chunk's shape, or the box's for a region read). */
   private final long[] strides;
   private final int[] slotOf;
-  /**
-   * Per group a run starts at: n > 0 if its first n slots are consecutive, -j if slot j breaks
-   * the sequence, 0 if not looked at yet.
-   */
-  private int[] consecutiveRuns;
+  /** Which runs of cells have consecutive slots: the reader's, known from earlier chunks. */
+  private final ConsecutiveRuns runs;
   /** Where the box's first element is in the decoded data (a filter's box may start inside a chunk). */
   private final long origin;
   private final int[] groupDims;
@@ -90,9 +87,11 @@ final class ChunkFeeder implements BlockSink {
    * @param type the variable's memory type (null when the accumulators read no data: COUNT(*))
    * @param fuseShuffle whether to read byte-shuffled blocks without un-shuffling them first
    * @param origin the element index of the box's first element in the decoded data
+   * @param runs what is known of the runs of cells with consecutive slots, shared with the
+   *     feeders of other chunks of the same reader
    */
   ChunkFeeder(DataType type, CfDecoding cf, boolean fuseShuffle, Accumulator[] accumulators,
-      int[] len, long[] strides, long origin, int[] groupDims, int[] slotOf) {
+      int[] len, long[] strides, long origin, int[] groupDims, int[] slotOf, ConsecutiveRuns runs) {
     this.type = type;
     this.chunkType = type != null && NumericChunk.isHalf(type) ? FLOAT32 : type;
     this.cf = cf;
@@ -102,6 +101,7 @@ final class ChunkFeeder implements BlockSink {
     this.len = len;
     this.strides = strides;
     this.slotOf = slotOf;
+    this.runs = runs;
     this.origin = origin;
     this.groupDims = groupDims;
     int rank = len.length;
@@ -369,28 +369,11 @@ final class ChunkFeeder implements BlockSink {
 
   /**
    * Whether the {@code n} elements of a run from group {@code g} go to consecutive slots; found
-   * once per group, since the chunk's other rows (other time steps) repeat it.
+   * once per group, since the chunk's other rows (other time steps) and the next chunks over the
+   * same cells repeat it.
    */
   private boolean consecutive(int g, int n) {
-    if (consecutiveRuns == null) {
-      consecutiveRuns = new int[slotOf.length];
-    }
-    int known = consecutiveRuns[g];
-    if (known > 0 && n <= known) {
-      return true;
-    }
-    if (known < 0 && n > -known) {
-      return false;
-    }
-    int first = slotOf[g];
-    for (int j = 1; j < n; j++) {
-      if (slotOf[g + j * lastStride] != first + j) {
-        consecutiveRuns[g] = -j;
-        return false;
-      }
-    }
-    consecutiveRuns[g] = n;
-    return true;
+    return runs.over(slotOf, lastStride).consecutive(g, n);
   }
 
   /** Adds the box's elements among {@code [first, end)}, the piece {@code data} holds. */

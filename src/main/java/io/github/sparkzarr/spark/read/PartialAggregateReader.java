@@ -58,6 +58,8 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   private final GroupSlots slots;
   /** The last box's group slots, and its origin and lengths: reused while the key cells repeat. */
   private int[] lastSlotOf;
+  /** Which runs of cells have consecutive slots, known while the slots stay the same. */
+  private final ConsecutiveRuns runs = new ConsecutiveRuns();
   private long[] lastLo;
   private int[] lastLen;
   private final PartitionKeys partitionKeys;
@@ -301,7 +303,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
         continue;
       }
       if (v < 0) {
-        new ChunkFeeder(null, null, false, targets, len, BoxCopy.strides(len), 0, keyDims, slotOf)
+        new ChunkFeeder(null, null, false, targets, len, BoxCopy.strides(len), 0, keyDims, slotOf, runs)
             .countAll();
       } else {
         read(v, chunk, lo, len, targets, slotOf);
@@ -355,7 +357,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
       }
       NumericChunk data = v < 0 ? null : boxes[v] != null ? boxes[v] : box(v, chunk, lo, len);
       DataType type = v < 0 ? null : variables[v].memoryType();
-      ChunkFeeder feeder = new ChunkFeeder(type, null, false, targets, len, BoxCopy.strides(len), 0, keyDims, slotOf);
+      ChunkFeeder feeder = new ChunkFeeder(type, null, false, targets, len, BoxCopy.strides(len), 0, keyDims, slotOf, runs);
       feeder.feedKept(data, kept == n ? null : keep, buffers, touched);
       feeder.checkFinished();
     }
@@ -495,7 +497,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
     for (int d = 0; d < start.length; d++) {
       origin += start[d] * strides[d];
     }
-    return new ChunkFeeder(type, cf, FUSE_SHUFFLE, targets, len, strides, origin, keyDims, slotOf)
+    return new ChunkFeeder(type, cf, FUSE_SHUFFLE, targets, len, strides, origin, keyDims, slotOf, runs)
         .widenHalfFloats(buffers);
   }
 

@@ -217,6 +217,7 @@ class ChunkFeederTest {
     DecodeBuffers buffers = new DecodeBuffers();
     int[] counters = new int[3];
     long[] coords = new long[rank];
+    ConsecutiveRuns runs = new ConsecutiveRuns(); // shared from chunk to chunk, as a reader's
     while (true) {
       int[] len = new int[rank];
       long[] lo = new long[rank];
@@ -227,7 +228,7 @@ class ChunkFeederTest {
       int[] slotOf = slotsOf(groupDims, md.shape(), lo, len);
       long[] strides = BoxCopy.strides(chunkShape);
       ChunkFeeder feeder = new ChunkFeeder(type, cf, mode == Mode.FUSED, targets, len, strides, 0,
-          groupDims, slotOf).widenHalfFloats(buffers);
+          groupDims, slotOf, runs).widenHalfFloats(buffers);
       counters[0]++;
       if (mode == Mode.WHOLE) {
         byte[] bytes = array.readChunk(coords).bytes();
@@ -260,7 +261,7 @@ class ChunkFeederTest {
       }
       feeder.checkFinished();
       new ChunkFeeder(null, null, false, new Accumulator[] {rows}, len, BoxCopy.strides(len), 0,
-          groupDims, slotOf).countAll();
+          groupDims, slotOf, new ConsecutiveRuns()).countAll();
       int d = rank - 1;
       while (d >= 0 && ++coords[d] == grid[d]) {
         coords[d] = 0;
