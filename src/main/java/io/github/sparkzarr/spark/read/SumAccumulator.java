@@ -32,7 +32,6 @@ final class SumAccumulator implements RowAccumulator {
   private double[] sums = new double[0];
   private long[] counts = new long[0];
   private final double[] saved = new double[LANES];
-  private double[] rowSaved = new double[0];
   private final StoredIntegers stored = new StoredIntegers();
   /** Applied to each value before it is added ({@code SUM(v - 273.15)}), or null. */
   private final ValueTransform transform;
@@ -138,21 +137,14 @@ final class SumAccumulator implements RowAccumulator {
         || (chunk.layout != NumericChunk.Layout.FLOAT32 && chunk.layout != NumericChunk.Layout.FLOAT64)) {
       m = 0;
     }
-    if (m > 0 && chunk.masksValues()) {
-      kernels.addRowSkipping(chunk, from, m, null, sums, counts, slot, chunk.maskedValue(0), chunk.maskNaN);
+    if (m > 0 && (chunk.masksValues() || chunk.maskNaN)) {
+      // counted in the same pass: a row's sums are a pass over memory as long as its adds
+      double skip = chunk.masksValues() ? chunk.maskedValue(0) : Double.NaN; // NaN equals nothing
+      kernels.addRowSkipping(chunk, from, m, null, sums, counts, slot, skip, chunk.maskNaN);
     } else if (m > 0) {
-      if (rowSaved.length < m) {
-        rowSaved = new double[m];
-      }
-      System.arraycopy(sums, slot, rowSaved, 0, m);
-      boolean nan = kernels.addRow(chunk, from, m, sums, slot);
-      if (nan && chunk.maskNaN) {
-        System.arraycopy(rowSaved, 0, sums, slot, m);
-        kernels.addRowSkipping(chunk, from, m, null, sums, counts, slot, Double.NaN, true);
-      } else {
-        for (int j = 0; j < m; j++) {
-          counts[slot + j]++;
-        }
+      kernels.addRow(chunk, from, m, sums, slot);
+      for (int j = 0; j < m; j++) {
+        counts[slot + j]++;
       }
     }
     for (int j = m; j < n; j++) {
