@@ -143,14 +143,15 @@ public final class QueryPhases {
           m[q][2][r] = (t3 - t2) / 1e6;
           m[q][3][r] = (t4 - t3) / 1e6;
           m[q][4][r] = (t4 - t0) / 1e6;
-          m[q][5][r] = ev.jobStart - wall0;           // collect start -> first job start
-          m[q][6][r] = ev.firstLaunch - ev.jobStart;  // first job start -> first task launch
+          boolean job = ev.jobs > 0; // else the timings of jobs are NaN: a query answered on the driver
+          m[q][5][r] = job ? ev.jobStart - wall0 : Double.NaN;           // collect start -> first job start
+          m[q][6][r] = job ? ev.firstLaunch - ev.jobStart : Double.NaN;  // first job start -> first task launch
           m[q][7][r] = ev.taskRunMs;
           m[q][8][r] = ev.jobs * 100 + ev.stages * 10 + ev.tasks; // jobs/stages/tasks code
           m[q][9][r] = ev.taskDeserMs;
           m[q][10][r] = ev.taskCpuMs;
-          m[q][11][r] = ev.lastFinish - ev.firstLaunch; // first task launch -> last task end
-          m[q][12][r] = wall4 - ev.lastFinish;          // last task end -> collect returns
+          m[q][11][r] = job ? ev.lastFinish - ev.firstLaunch : Double.NaN; // first task launch -> last task end
+          m[q][12][r] = job ? wall4 - ev.lastFinish : Double.NaN;          // last task end -> collect returns
           plans[q] = df.queryExecution().executedPlan().toString();
           stagesLog.set(q, new ArrayList<>(ev.log));
         }
