@@ -222,7 +222,7 @@ class DriverMergeTest extends SparkTestBase {
   @ParameterizedTest
   @ValueSource(strings = {
       "SELECT y, x, avg(v), min(n), max(v), count(*) FROM t GROUP BY y, x",
-      "SELECT x, t, sum(n), sum(m), min(m) FROM t WHERE v > 20 GROUP BY x, t",
+      "SELECT x, t, sum(n), max(m), min(m) FROM t WHERE v > 20 GROUP BY x, t",
       "SELECT x, y, avg(v) AS a FROM t WHERE y < 40 GROUP BY x, y HAVING count(v) > 3 ORDER BY a DESC, x, y LIMIT 50",
       "SELECT y, x, max(n) - min(n) AS r FROM t WHERE v > 120 GROUP BY y, x",
   })
