@@ -83,17 +83,13 @@ interface LaneSums {
 
   /**
    * Adds element {@code i + j} of {@code chunk} (a float layout, not byte-shuffled, {@code m} a
-   * multiple of 8) into {@code sums[at + j]}: a grid row whose elements are each their own group.
-   * Returns whether any of those sums is NaN afterwards.
+   * multiple of 8) into {@code sums[at + j]}: a grid row whose elements are each their own group,
+   * none of them missing (rows with NaN missing take {@link #addRowSkipping}).
    */
-  default boolean addRow(NumericChunk chunk, int i, int m, double[] sums, int at) {
-    boolean nan = false;
+  default void addRow(NumericChunk chunk, int i, int m, double[] sums, int at) {
     for (int j = 0; j < m; j++) {
-      double s = sums[at + j] + chunk.floatingAt(i + j);
-      sums[at + j] = s;
-      nan |= s != s;
+      sums[at + j] += chunk.floatingAt(i + j);
     }
-    return nan;
   }
 
   /**

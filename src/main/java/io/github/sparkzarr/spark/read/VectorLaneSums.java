@@ -473,8 +473,7 @@ final class VectorLaneSums implements LaneSums {
   }
 
   @Override
-  public boolean addRow(NumericChunk c, int i, int m, double[] sums, int at) {
-    VectorMask<Double> nan = D4.maskAll(false);
+  public void addRow(NumericChunk c, int i, int m, double[] sums, int at) {
     double[] values = new double[LANES];
     for (int j = 0; j < m; j += LANES) {
       eight(c, i + j, values);
@@ -482,9 +481,7 @@ final class VectorLaneSums implements LaneSums {
       DoubleVector hi = DoubleVector.fromArray(D4, sums, at + j + 4).add(DoubleVector.fromArray(D4, values, 4));
       lo.intoArray(sums, at + j);
       hi.intoArray(sums, at + j + 4);
-      nan = nan.or(lo.test(VectorOperators.IS_NAN)).or(hi.test(VectorOperators.IS_NAN));
     }
-    return nan.anyTrue();
   }
 
   @Override
