@@ -25,6 +25,8 @@ final class DecodeTarget {
   private final List<byte[]> filled = new ArrayList<>();
   private long filledBytes;
   private byte[] buffer;
+  /** How much of {@link #buffer} may be written: a caller's buffer may be longer. */
+  private int capacity;
   private int size;
 
   /**
@@ -36,6 +38,15 @@ final class DecodeTarget {
     this.expected = expected;
     int limit = DecodeLimit.maxUnknownDecodedBytes();
     this.buffer = new byte[expected >= 0 ? expected : (int) Math.min(Math.max(guess, 64), limit)];
+    this.capacity = buffer.length;
+  }
+
+  /** A target of exactly {@code size} bytes at the start of the caller's {@code out}. */
+  DecodeTarget(String codec, byte[] out, int size) {
+    this.codec = codec;
+    this.expected = size;
+    this.buffer = out;
+    this.capacity = size;
   }
 
   /** The segment being written. */
@@ -54,7 +65,7 @@ final class DecodeTarget {
   }
 
   int free() {
-    return buffer.length - size;
+    return capacity - size;
   }
 
   void advance(int n) {
@@ -66,7 +77,7 @@ final class DecodeTarget {
    * full: the caller must then check that the decoder has nothing more to give.
    */
   boolean reserve() throws CodecException {
-    if (size < buffer.length) {
+    if (size < capacity) {
       return true;
     }
     if (expected >= 0) {
@@ -80,6 +91,7 @@ final class DecodeTarget {
     filled.add(buffer);
     filledBytes = total;
     buffer = new byte[(int) Math.min(total, limit - total)];
+    capacity = buffer.length;
     size = 0;
     return true;
   }
@@ -106,12 +118,17 @@ final class DecodeTarget {
         codec + ": data decodes to more than the expected " + expected + " bytes");
   }
 
-  /** The decoded bytes, after checking the size the caller expects. */
-  byte[] finish() throws CodecException {
+  /** Fails unless the decoded size is the one the caller expects (if it gave one). */
+  void checkSize() throws CodecException {
     if (expected >= 0 && size != expected) {
       throw new CodecException(
           codec + ": data decodes to " + size + " bytes, expected " + expected);
     }
+  }
+
+  /** The decoded bytes, after checking the size the caller expects. */
+  byte[] finish() throws CodecException {
+    checkSize();
     if (filled.isEmpty()) {
       return size == buffer.length ? buffer : Arrays.copyOf(buffer, size);
     }

@@ -8,7 +8,33 @@ import java.util.zip.Inflater;
 
 /** Deflate streams for zlib and gzip, without stream wrappers or intermediate copies. */
 final class Deflate {
+  /**
+   * An inflater per thread and kind: tasks run on long-lived executor threads, and a new one per
+   * chunk costs zlib's setup and its native state each time.
+   */
+  private static final ThreadLocal<Inflater> RAW = ThreadLocal.withInitial(() -> new Inflater(true));
+  private static final ThreadLocal<Inflater> WRAPPED = ThreadLocal.withInitial(Inflater::new);
+
   private Deflate() {}
+
+  /**
+   * Runs {@code use} with this thread's inflater for raw deflate ({@code raw}) or zlib streams,
+   * reset before and after, so that no state nor reference to the input outlives the call.
+   */
+  static void withInflater(boolean raw, InflaterUse use) throws CodecException {
+    Inflater inflater = (raw ? RAW : WRAPPED).get();
+    inflater.reset();
+    try {
+      use.run(inflater);
+    } finally {
+      inflater.reset();
+    }
+  }
+
+  /** Work done with a thread's inflater. */
+  interface InflaterUse {
+    void run(Inflater inflater) throws CodecException;
+  }
 
   /**
    * Compresses {@code input} into a new array that leaves {@code head} free bytes before and

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkzarr.zarr.codec.BytesCodec;
 import io.github.sparkzarr.zarr.codec.CodecConfig;
 import io.github.sparkzarr.zarr.codec.CodecException;
+import io.github.sparkzarr.zarr.codec.DecodesInto;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -15,7 +16,7 @@ import java.util.zip.Inflater;
  * numcodecs "gzip": gzip members (RFC 1952) as Python's {@code gzip.GzipFile} writes and reads
  * them. Decoding accepts several members and zero padding after a member, as Python does.
  */
-public record GzipCodec(int level) implements BytesCodec {
+public record GzipCodec(int level) implements BytesCodec, DecodesInto {
   public static final String ID = "gzip";
 
   private static final VarHandle INT_LE =
@@ -67,31 +68,41 @@ public record GzipCodec(int level) implements BytesCodec {
   @Override
   public byte[] decode(byte[] input, int decodedSize) throws CodecException {
     DecodeTarget target = new DecodeTarget(ID, decodedSize, Deflate.guess(input.length));
-    Inflater inflater = new Inflater(true);
-    try {
+    decodeMembers(input, input.length, target);
+    return target.finish();
+  }
+
+  @Override
+  public void decodeInto(byte[] input, int inputLength, byte[] out, int size) throws CodecException {
+    DecodeTarget target = new DecodeTarget(ID, out, size);
+    decodeMembers(input, inputLength, target);
+    target.checkSize();
+  }
+
+  /** Decodes every member of {@code in[0, length)}, skipping zero padding after each. */
+  private static void decodeMembers(byte[] in, int length, DecodeTarget target)
+      throws CodecException {
+    Deflate.withInflater(true, inflater -> {
       int pos = 0;
-      while (pos < input.length) {
-        pos = decodeMember(input, pos, inflater, target);
-        while (pos < input.length && input[pos] == 0) {
+      while (pos < length) {
+        pos = decodeMember(in, pos, length, inflater, target);
+        while (pos < length && in[pos] == 0) {
           pos++;
         }
         inflater.reset();
       }
-    } finally {
-      inflater.end();
-    }
-    return target.finish();
+    });
   }
 
   /** Decodes the member at {@code pos} into {@code target}, returning the position after it. */
-  private static int decodeMember(byte[] in, int pos, Inflater inflater, DecodeTarget target)
-      throws CodecException {
+  private static int decodeMember(byte[] in, int pos, int length, Inflater inflater,
+      DecodeTarget target) throws CodecException {
     long start = target.total();
-    int data = skipHeader(in, pos);
-    inflater.setInput(in, data, in.length - data);
+    int data = skipHeader(in, pos, length);
+    inflater.setInput(in, data, length - data);
     Deflate.inflate(ID, inflater, target);
-    int trailer = in.length - inflater.getRemaining();
-    if (trailer + TRAILER > in.length) {
+    int trailer = length - inflater.getRemaining();
+    if (trailer + TRAILER > length) {
       throw new CodecException(ID + ": truncated data (member has no CRC32 and size trailer)");
     }
     CRC32 crc = new CRC32();
@@ -111,8 +122,8 @@ public record GzipCodec(int level) implements BytesCodec {
   }
 
   /** The position of the deflate data after the member header at {@code pos}. */
-  private static int skipHeader(byte[] in, int pos) throws CodecException {
-    if (pos + HEADER > in.length) {
+  private static int skipHeader(byte[] in, int pos, int length) throws CodecException {
+    if (pos + HEADER > length) {
       throw new CodecException(ID + ": truncated gzip header");
     }
     if ((in[pos] & 0xff) != 0x1f || (in[pos + 1] & 0xff) != 0x8b) {
@@ -124,29 +135,29 @@ public record GzipCodec(int level) implements BytesCodec {
     int flags = in[pos + 3];
     int p = pos + HEADER;
     if ((flags & FEXTRA) != 0) {
-      p = checkedEnd(in, p + 2) + ((in[p] & 0xff) | (in[p + 1] & 0xff) << 8);
+      p = checkedEnd(length, p + 2) + ((in[p] & 0xff) | (in[p + 1] & 0xff) << 8);
     }
     if ((flags & FNAME) != 0) {
-      p = afterZero(in, p);
+      p = afterZero(in, p, length);
     }
     if ((flags & FCOMMENT) != 0) {
-      p = afterZero(in, p);
+      p = afterZero(in, p, length);
     }
     if ((flags & FHCRC) != 0) {
       p += 2;
     }
-    return checkedEnd(in, p);
+    return checkedEnd(length, p);
   }
 
-  private static int afterZero(byte[] in, int p) throws CodecException {
-    while (checkedEnd(in, p + 1) > 0 && in[p] != 0) {
+  private static int afterZero(byte[] in, int p, int length) throws CodecException {
+    while (checkedEnd(length, p + 1) > 0 && in[p] != 0) {
       p++;
     }
     return p + 1;
   }
 
-  private static int checkedEnd(byte[] in, int end) throws CodecException {
-    if (end > in.length) {
+  private static int checkedEnd(int length, int end) throws CodecException {
+    if (end > length) {
       throw new CodecException(ID + ": truncated gzip header");
     }
     return end;

@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.sparkzarr.zarr.codec.BytesCodec;
 import io.github.sparkzarr.zarr.codec.CodecConfig;
 import io.github.sparkzarr.zarr.codec.CodecException;
-import java.util.zip.Inflater;
+import io.github.sparkzarr.zarr.codec.DecodesInto;
 
 /** numcodecs "zlib": a zlib stream (RFC 1950) as Python's {@code zlib.compress} writes it. */
-public record ZlibCodec(int level) implements BytesCodec {
+public record ZlibCodec(int level) implements BytesCodec, DecodesInto {
   public static final String ID = "zlib";
 
   public ZlibCodec {
@@ -40,14 +40,22 @@ public record ZlibCodec(int level) implements BytesCodec {
   /** Like Python's {@code zlib.decompress}, bytes after the end of the stream are ignored. */
   @Override
   public byte[] decode(byte[] input, int decodedSize) throws CodecException {
-    Inflater inflater = new Inflater();
-    try {
-      inflater.setInput(input);
-      DecodeTarget target = new DecodeTarget(ID, decodedSize, Deflate.guess(input.length));
+    DecodeTarget target = new DecodeTarget(ID, decodedSize, Deflate.guess(input.length));
+    inflate(input, input.length, target);
+    return target.finish();
+  }
+
+  @Override
+  public void decodeInto(byte[] input, int inputLength, byte[] out, int size) throws CodecException {
+    DecodeTarget target = new DecodeTarget(ID, out, size);
+    inflate(input, inputLength, target);
+    target.checkSize();
+  }
+
+  private static void inflate(byte[] input, int length, DecodeTarget target) throws CodecException {
+    Deflate.withInflater(false, inflater -> {
+      inflater.setInput(input, 0, length);
       Deflate.inflate(ID, inflater, target);
-      return target.finish();
-    } finally {
-      inflater.end();
-    }
+    });
   }
 }

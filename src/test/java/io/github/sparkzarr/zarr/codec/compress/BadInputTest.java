@@ -195,6 +195,41 @@ class BadInputTest {
     assertTrue(tested > 0, "no codec decodes into a buffer");
   }
 
+  /**
+   * gzip into a reused buffer: several members with zero padding between them come back in order,
+   * and a bad CRC or size in a later member fails as it does when decoding into a new array.
+   */
+  @Test
+  void gzipMembersDecodeIntoAReusedBuffer() throws Exception {
+    GzipCodec gzip = new GzipCodec(1);
+    byte[] second = CodecSamples.random(5000, 9);
+    byte[] a = gzip.encode(TEXT, 1);
+    byte[] b = gzip.encode(second, 1);
+    byte[] members = new byte[a.length + 3 + b.length + 40];
+    System.arraycopy(a, 0, members, 0, a.length);
+    System.arraycopy(b, 0, members, a.length + 3, b.length);
+    int n = a.length + 3 + b.length;
+    Arrays.fill(members, n, members.length, (byte) 0x1f); // the next chunk's bytes, not ours
+    byte[] out = new byte[TEXT.length + second.length + 8];
+    gzip.decodeInto(members, n, out, TEXT.length + second.length);
+    assertArrayEquals(TEXT, Arrays.copyOf(out, TEXT.length));
+    assertArrayEquals(second, Arrays.copyOfRange(out, TEXT.length, TEXT.length + second.length));
+    for (int trailer : new int[] {8, 4}) {
+      byte[] bad = members.clone();
+      bad[n - trailer] ^= 1;
+      CodecException e = assertThrows(CodecException.class,
+          () -> gzip.decodeInto(bad, n, out, TEXT.length + second.length));
+      assertTrue(e.getMessage().contains(trailer == 8 ? "CRC32" : "size"), e.getMessage());
+    }
+    // zlib and gzip alternate on one thread, each with its own inflater
+    ZlibCodec zlib = new ZlibCodec(1);
+    byte[] z = zlib.encode(second, 1);
+    zlib.decodeInto(z, z.length, out, second.length);
+    assertArrayEquals(second, Arrays.copyOf(out, second.length));
+    gzip.decodeInto(members, n, out, TEXT.length + second.length);
+    assertArrayEquals(TEXT, Arrays.copyOf(out, TEXT.length));
+  }
+
   @Test
   void zstdFramesWithoutContentSizeAndConcatenated() throws Exception {
     ByteArrayOutputStream streamed = new ByteArrayOutputStream();
