@@ -13,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.execution.LocalTableScanExec;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -123,6 +124,27 @@ class DriverAnswerTest extends SparkTestBase {
     assertTrue(plan(small).contains("on the driver"), () -> plan(small));
     assertEquals(0, jobsToCollect(small));
     assertRowsEqual(sorted(query(store, box, "pushDownAggregate", "false")), sorted(small), box);
+  }
+
+  /**
+   * The limit counts decoded bytes at the array's own element size, not Spark's wider type: 2 KiB
+   * of uint8 (a short column in Spark, 4 KiB as such) is within a 2 KiB limit, not a 1 KiB one.
+   */
+  @Test
+  void theLimitCountsStoredElementSizes() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("u8.zarr"));
+    Files.writeString(dir.resolve(".zarray"), "{\"zarr_format\": 2, \"shape\": [8, 16, 16], "
+        + "\"chunks\": [4, 8, 8], \"dtype\": \"|u1\", \"compressor\": null, \"fill_value\": 3, "
+        + "\"order\": \"C\", \"filters\": null}");
+    String sql = "SELECT sum(value), count(*) FROM t";
+    Dataset<Row> within = query(dir.toString(), sql, "driverAggregateMaxBytes", "2k");
+    assertTrue(plan(within).contains("on the driver"), () -> plan(within));
+    assertEquals(0, jobsToCollect(within));
+    assertEquals(List.of(RowFactory.create(3L * 2048, 2048L)), within.collectAsList());
+    Dataset<Row> over = query(dir.toString(), sql, "driverAggregateMaxBytes", "1k");
+    assertTrue(plan(over).contains("BatchScan") && !plan(over).contains("on the driver"), () -> plan(over));
+    assertTrue(jobsToCollect(over) > 0);
+    assertEquals(within.collectAsList(), over.collectAsList());
   }
 
   /**

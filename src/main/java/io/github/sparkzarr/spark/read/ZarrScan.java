@@ -88,19 +88,38 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
 
   /** Bytes one planned chunk yields (its elements times the row width), at least 1. */
   private long chunkBytes() {
+    return Math.max(1, chunkElements() * rowBytes());
+  }
+
+  private long chunkElements() {
     long elements = 1;
     for (int c : plan.view().planChunks()) {
       elements *= c;
     }
-    return Math.max(1, elements * rowBytes());
+    return elements;
+  }
+
+  /**
+   * What one planned chunk of the aggregated (and filtered) variables decodes to, at their Zarr
+   * element sizes, at least 1: what {@code driverAggregateMaxBytes} counts. Spark's types may be
+   * wider (uint8 is a short, packed int16 a double), but decoding costs what is stored.
+   */
+  private long decodedChunkBytes() {
+    return Math.max(1, chunkElements() * aggregatedVariables()
+        .mapToLong(v -> plan.view().variables().get(v).array().metadata().dataType().size()).sum());
+  }
+
+  /** The variables an aggregation and its filter read. */
+  private IntStream aggregatedVariables() {
+    IntStream filtered = plan.filter() == null ? IntStream.empty() : IntStream.of(plan.filter().variables());
+    return IntStream.concat(aggregate.calls().stream().mapToInt(AggregateCall::variable), filtered)
+        .distinct().filter(v -> v >= 0);
   }
 
   /** The bytes a row takes: of the output, or of the variables an aggregation and its filter read. */
   private long rowBytes() {
     if (aggregate != null) {
-      IntStream filtered = plan.filter() == null ? IntStream.empty() : IntStream.of(plan.filter().variables());
-      return Math.max(1, IntStream.concat(aggregate.calls().stream().mapToInt(AggregateCall::variable), filtered)
-          .distinct().filter(v -> v >= 0).mapToLong(v -> plan.view().variables().get(v).type().defaultSize()).sum());
+      return Math.max(1, aggregatedVariables().mapToLong(v -> plan.view().variables().get(v).type().defaultSize()).sum());
     }
     long width = 0;
     for (StructField f : schema.fields()) {
@@ -314,7 +333,7 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
   /** Whether an aggregate over {@code chunks} is small enough for the driver: bytes and result rows. */
   private boolean withinDriverLimit(long chunks) {
     long maxBytes = options.driverAggregateMaxBytes();
-    return maxBytes > 0 && chunks <= maxBytes / chunkBytes() && groupCells() <= DRIVER_ROWS;
+    return maxBytes > 0 && chunks <= maxBytes / decodedChunkBytes() && groupCells() <= DRIVER_ROWS;
   }
 
   /** Whether the scan returns partial aggregates, which an aggregate of Spark's finishes. */
