@@ -6,7 +6,7 @@ DIR/era5h.zarr: t2m(time, latitude, longitude) float32, 4392 hours x 181 x 360 (
 one day per chunk (24 x 181 x 360, 6.0 MiB), xarray's defaults otherwise (Blosc lz4, byte shuffle,
 NaN fill, datetime64 time encoded as "hours since"), and a 2-D lsm beside it. DIR/bitround.zarr and
 DIR/quantize.zarr: the same t2m through numcodecs' BitRound(keepbits=10) or Quantize(digits=2)
-before the same Blosc. See docs/benchmarks.md, "Filters that only encode, and MIN with MAX" (session 17).
+before the same Blosc. See docs/benchmarks-history.md, "Filters that only encode, and MIN with MAX" (session 17).
 """
 import sys
 

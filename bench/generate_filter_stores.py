@@ -1,5 +1,5 @@
 """Stores with numcodecs filters that change values, from an ERA5-like store's t2m (the first
-2208 hours, 575 MB of float32): the layouts of session 20 in docs/benchmarks.md.
+2208 hours, 575 MB of float32): the layouts of session 20 in docs/benchmarks-history.md.
 
     /usr/bin/python3 bench/generate_filter_stores.py ERA5H_STORE OUT_DIR
 

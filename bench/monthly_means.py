@@ -1,4 +1,4 @@
-"""Monthly means over an ERA5-like dataset (docs/benchmarks.md, "Aggregates grouped by functions of
+"""Monthly means over an ERA5-like dataset (docs/benchmarks-history.md, "Aggregates grouped by functions of
 a dimension"). Run with Debian's /usr/bin/python3 (zarr-python 2.13, xarray, dask).
 
   monthly_means.py generate OUT   a year of 6-hourly t2m and tp on a 1-degree grid (lat descending,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The suite's queries and the ratios on any Zarr store, yours included: a group
 # (xarray-style dataset, v2 or v3) or an array, against xarray+dask, a Parquet copy and the
-# decode limit of the same store. See docs/benchmarks.md, "Your own stores".
+# decode limit of the same store. See docs/benchmarks-history.md, "Your own stores".
 #
 #   bench/store.sh [--var NAME] [--reps N] [--warmup N] [--write-reps N] [--heap-mib N] [--out DIR] STORE...
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""xarray+dask on a filtered sum, for the figures of docs/benchmarks.md, section "Filters on values
+"""xarray+dask on a filtered sum, for the figures of docs/benchmarks-history.md, section "Filters on values
 in the scan (session 26)": on STORE's variable VAR (2 threaded workers, blosc's threads off, one
 untimed run, median of 5) the full sum, the sum and count of the values above THRESHOLD, and the
 mean of those values grouped by the second dimension (the first and third reduced), as Spark's

@@ -24,7 +24,7 @@ final class ChunkFeeder implements BlockSink {
    * Runs shorter than this cost more per run than per element: they are lengthened by a table.
    * Through a table each element costs a scattered add (a float SUM and COUNT: about 8 ns an
    * element, whatever the run); a call per run about 3 ns an element from 16 elements on, and as
-   * much as the table at 8 (docs/benchmarks.md, session 38).
+   * much as the table at 8 (docs/benchmarks-history.md, session 38).
    */
   static final int SHORT_RUN = 16;
   /** A table run is lengthened up to this many elements, where the box allows. */

@@ -9,7 +9,7 @@ import org.apache.spark.sql.types.StructType;
  * the query (ZarrScan#answerableOnDriver): the partitions' readers run here, on the driver's
  * cores, so the query needs no task, and with {@link DriverAnswerStrategy} no job. Such a scan is
  * at most {@code driverAggregateMaxBytes} of decoded data (by default what one task reads alone),
- * and a job costs more than that on a small box (docs/benchmarks.md, sessions 32 to 34). Up to
+ * and a job costs more than that on a small box (docs/benchmarks-history.md, sessions 32 to 34). Up to
  * 32 MiB it is one partition, whose rows are the answer; above, a partition per core, whose
  * partial rows {@link DriverMergeStrategy} merges. The answer is computed
  * once per plan: executing the same plan again returns it unchanged, as for any {@code LocalScan}.

@@ -17,7 +17,7 @@ import jdk.incubator.vector.VectorSpecies;
  * registers only where every method that passes one is inlined, and when it compiles a caller
  * before this code has a profile it may not inline it. A vector then becomes a heap object and
  * each operation on it the Vector API's Java fallback, for as long as that compiled caller lives:
- * a blosc sum took 10x the task CPU (docs/benchmarks.md, session 27).
+ * a blosc sum took 10x the task CPU (docs/benchmarks-history.md, session 27).
  */
 final class ShuffledPlanes {
   private static final VectorSpecies<Integer> I8 = IntVector.SPECIES_256;

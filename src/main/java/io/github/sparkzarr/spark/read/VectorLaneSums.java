@@ -167,7 +167,7 @@ final class VectorLaneSums implements LaneSums {
   /**
    * As {@link #addUnpackedSmall}, each element into its own slot: the skipped ones add -0.0 and
    * are not counted. About 0.7 ns an element against 4.5 for the scalar loop, whose conversions
-   * of one element at a time wait on each other (docs/benchmarks.md, session 38).
+   * of one element at a time wait on each other (docs/benchmarks-history.md, session 38).
    */
   @Override
   public void addUnpackedRow(NumericChunk c, int i, int m, double[] sums, long[] counts, int at) {

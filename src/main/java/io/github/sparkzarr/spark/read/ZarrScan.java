@@ -215,7 +215,7 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
    * idle for long, so that the same number of waves runs with partitions at least a quarter
    * smaller. Spark's file sources do not do this: a 300 MB selection is 128 + 128 + 44 MB, two
    * waves of 128 MB on two cores; here it is four partitions of 75 MB. A 1 GiB zstd scan in three
-   * partitions took 12-20% less wall time in four (docs/benchmarks.md, session 19); nine
+   * partitions took 12-20% less wall time in four (docs/benchmarks-history.md, session 19); nine
    * partitions made ten (a tenth smaller) took 5-15% more, one more task costing more than the
    * idle core in the last wave, which the JIT uses. Fewer partitions than cores are left alone:
    * the split size was then set by its floor.
@@ -243,7 +243,7 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
    * Elements per group cell up to which a tile larger than the split size is still read whole:
    * Spark's merge of a partial row (shuffled, hashed) costs about as much CPU as the connector's
    * decoding and adding of a thousand elements (a time-mean map over 256 time steps, one per
-   * chunk: 0.88-0.99 s in two partitions, 0.54-0.59 s in one; docs/benchmarks.md, session 13).
+   * chunk: 0.88-0.99 s in two partitions, 0.54-0.59 s in one; docs/benchmarks-history.md, session 13).
    */
   static final long FEW_ELEMENTS_PER_CELL = 1024;
 
@@ -271,7 +271,7 @@ final class ZarrScan implements SupportsReportStatistics, Batch {
    * Decoded bytes per group cell of its tile that a partition of a tile grows to: each partition
    * of a tile returns a partial row per cell, and Spark's merge of one (hashed, shuffled, hashed
    * again) costs about as much as reading 500 decoded bytes (RGB images' mean over 4,096 images:
-   * 2.29 s in six partitions of 128 MiB, 1.55 s in two; docs/benchmarks.md, session 25), so
+   * 2.29 s in six partitions of 128 MiB, 1.55 s in two; docs/benchmarks-history.md, session 25), so
    * the merge then costs about an eighth of the reading.
    */
   static final long BYTES_PER_PARTIAL_ROW = 4096;
