@@ -60,6 +60,27 @@ final class Deflate {
     }
   }
 
+  /** Decodes {@code in[0, length)} into {@code target}. */
+  interface Decoding {
+    void run(byte[] in, int length, DecodeTarget target) throws CodecException;
+  }
+
+  /** {@code input} decoded into a new array, of {@code decodedSize} bytes if that is not -1. */
+  static byte[] decode(String codec, byte[] input, int decodedSize, Decoding decoding)
+      throws CodecException {
+    DecodeTarget target = new DecodeTarget(codec, decodedSize, guess(input.length));
+    decoding.run(input, input.length, target);
+    return target.finish();
+  }
+
+  /** {@code input[0, length)} decoded into exactly {@code out[0, size)}. */
+  static void decodeInto(String codec, byte[] input, int length, byte[] out, int size,
+      Decoding decoding) throws CodecException {
+    DecodeTarget target = new DecodeTarget(codec, out, size);
+    decoding.run(input, length, target);
+    target.checkSize();
+  }
+
   /** Inflates the one deflate stream the inflater holds into {@code target}. */
   static void inflate(String codec, Inflater inflater, DecodeTarget target) throws CodecException {
     try {

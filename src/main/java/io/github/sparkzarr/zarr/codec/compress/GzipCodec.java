@@ -67,16 +67,12 @@ public record GzipCodec(int level) implements BytesCodec, DecodesInto {
 
   @Override
   public byte[] decode(byte[] input, int decodedSize) throws CodecException {
-    DecodeTarget target = new DecodeTarget(ID, decodedSize, Deflate.guess(input.length));
-    decodeMembers(input, input.length, target);
-    return target.finish();
+    return Deflate.decode(ID, input, decodedSize, GzipCodec::decodeMembers);
   }
 
   @Override
   public void decodeInto(byte[] input, int inputLength, byte[] out, int size) throws CodecException {
-    DecodeTarget target = new DecodeTarget(ID, out, size);
-    decodeMembers(input, inputLength, target);
-    target.checkSize();
+    Deflate.decodeInto(ID, input, inputLength, out, size, GzipCodec::decodeMembers);
   }
 
   /** Decodes every member of {@code in[0, length)}, skipping zero padding after each. */

@@ -40,16 +40,12 @@ public record ZlibCodec(int level) implements BytesCodec, DecodesInto {
   /** Like Python's {@code zlib.decompress}, bytes after the end of the stream are ignored. */
   @Override
   public byte[] decode(byte[] input, int decodedSize) throws CodecException {
-    DecodeTarget target = new DecodeTarget(ID, decodedSize, Deflate.guess(input.length));
-    inflate(input, input.length, target);
-    return target.finish();
+    return Deflate.decode(ID, input, decodedSize, ZlibCodec::inflate);
   }
 
   @Override
   public void decodeInto(byte[] input, int inputLength, byte[] out, int size) throws CodecException {
-    DecodeTarget target = new DecodeTarget(ID, out, size);
-    inflate(input, inputLength, target);
-    target.checkSize();
+    Deflate.decodeInto(ID, input, inputLength, out, size, ZlibCodec::inflate);
   }
 
   private static void inflate(byte[] input, int length, DecodeTarget target) throws CodecException {
