@@ -130,7 +130,8 @@ public final class ProfileScan {
       // The answer (first rows), so that before and after can be seen to agree.
       System.out.println("[compare] answer " + spark.sql(query).limit(3).collectAsList());
       System.out.println("[compare] warm-up done");
-      asyncProfiler("start,event=cpu,interval=1ms,threads");
+      // -DasyncEvent=alloc: where the timed runs allocate (e.g. Vector API objects of code C2 did not intrinsify).
+      asyncProfiler("start,event=" + System.getProperty("asyncEvent", "cpu,interval=1ms") + ",threads");
       java.util.List<Double> seconds = new java.util.ArrayList<>();
       java.util.List<Double> cpuSeconds = new java.util.ArrayList<>();
       java.util.List<Long> jitMillis = new java.util.ArrayList<>();

@@ -65,6 +65,7 @@ public final class Variants {
           + " sum agrees with Spark's rows, xarray's |\n|---|---|");
       md.append("---|".repeat(LABELS.length + 5)).append('\n');
       for (String name : names) {
+        profile(name, true);
         Map<String, Double> seconds = new LinkedHashMap<>();
         for (int q = 0; q < QUERIES.length; q++) {
           String sql = String.format(Locale.ROOT, QUERIES[q], name);
@@ -75,7 +76,11 @@ public final class Variants {
             runs.add((System.nanoTime() - t0) / 1e9);
           }
           seconds.put(LABELS[q], Suite.median(runs));
+          // Each run, with the JVM's uptime, so that a slow query can be matched with a JIT or GC log.
+          Suite.log(String.format(Locale.ROOT, "%s %s at %.1f s: %s", name, LABELS[q],
+              java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() / 1e3, runs));
         }
+        profile(name, false);
         double x = Double.parseDouble(xarray.getProperty(name, "NaN"));
         md.append(String.format(Locale.ROOT, "| %s | %.0f |", name, storedMiB(Path.of(data, name + ".zarr"))));
         for (double s : seconds.values()) {
@@ -89,12 +94,32 @@ public final class Variants {
             agreement(sum, Double.parseDouble(xarray.getProperty(name + ".value", "NaN")))));
         Suite.log(name + " " + seconds + " xarray " + x + " xarray map " + xm);
       }
+      profile("*", false);
       System.out.println(md);
       Files.writeString(Path.of(args[4]), md.toString());
     } finally {
       spark.stop();
     }
   }
+
+  /**
+   * -DasyncProfile=FILE -DprofileStore=NAME: async-profiler over that store's timed queries only,
+   * after every store's warm-up, or with NAME {@code *} over all of them (-DasyncEvent as for
+   * ProfileScan; {@code alloc} finds Vector API code that C2 left as objects, as in session 41).
+   */
+  private static void profile(String name, boolean start) throws Exception {
+    String store = System.getProperty("profileStore", "");
+    boolean all = store.equals("*");
+    if (start && (name.equals(store) || all && !profiling)) {
+      ProfileScan.asyncProfiler("start,event=" + System.getProperty("asyncEvent", "cpu,interval=1ms") + ",threads");
+      profiling = true;
+    } else if (!start && profiling && (all ? name.equals("*") : name.equals(store))) {
+      ProfileScan.asyncProfiler("stop,collapsed,file=" + System.getProperty("asyncProfile"));
+      profiling = false;
+    }
+  }
+
+  private static boolean profiling;
 
   private static void run(SparkSession spark, String sql, String label) {
     if (label.equals(MANY_ROWS)) {
