@@ -29,14 +29,14 @@ public final class VectorByteTranspose {
    * {@code r} the little-endian long at {@code src[at + r * stride + 8 * w]} (r < 8, w < 4), byte r
    * of {@code words[4 * k + w]} is byte k of word w of row r.
    *
-   * <p>Three steps of their own (bytes, pairs, halves), which meet in {@code words}: C2 compiled the
-   * whole transpose as one method with the Vector API's calls intrinsified, or, depending on the
-   * profiles other queries left in the Vector API's shared code, with its last stores not
-   * intrinsified, so that every vector became a heap object and a bit-shuffled sum took 3-6 times
-   * as long for as long as that compiled code lived (docs/benchmarks.md, session 41). Each step is small enough to
-   * compile the same way whatever the profiles, and too large (over 325 bytes of bytecode) for C2
-   * to inline back into one method. Each step stores its own vectors: a vector passed to a call
-   * that C2 does not inline becomes an object.
+   * <p>Three steps of their own (bytes, pairs, halves), which meet in {@code words}. C2 compiled
+   * the whole transpose as one method with the Vector API's calls intrinsified, or, depending on
+   * the profiles that other queries had left in the Vector API's shared code, with its stores not
+   * intrinsified: every vector then became a heap object, and a bit-shuffled sum took 3-6 times as
+   * long for as long as that code lived (docs/benchmarks.md, session 41). Each step is small
+   * enough to compile the same way whatever the profiles, and too large (over 325 bytes of
+   * bytecode) for C2 to inline back into one method. Each step stores its own vectors: a vector
+   * passed to a call that C2 does not inline becomes an object.
    */
   public static void transpose(byte[] src, int at, int stride, long[] words) {
     swapBytes(src, at, stride, words);
