@@ -30,10 +30,11 @@ public final class VectorByteTranspose {
    *
    * <p>Three rounds of swaps (bytes, pairs, halves), each a loop over pairs of rows with two
    * vectors live, that meet in {@code words}. As one method of 8 loads, 72 lane operations and 8
-   * stores, C2 compiled it with its Vector API calls intrinsified, or, depending on the profiles that other queries had left in the Vector API's
-   * shared code, with its stores not intrinsified: every vector then became a heap object, and a
-   * bit-shuffled sum took 3-6 times as long for as long as that code lived (docs/benchmarks.md,
-   * session 41). The loops keep each compiled body small.
+   * stores, C2 compiled it with its Vector API calls intrinsified, or, depending on the profiles
+   * that other queries had left in the Vector API's shared code, with its stores not intrinsified:
+   * every vector then became a heap object, and a bit-shuffled sum took 3-6 times as long for as
+   * long as that code lived (docs/benchmarks.md, session 41). The loops keep each compiled body
+   * small.
    */
   public static void transpose(byte[] src, int at, int stride, long[] words) {
     // The first round (bytes) as the rows are read; the other two in words.
