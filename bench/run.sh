@@ -82,9 +82,9 @@ step "Spark local[2]: queries, writes, decode limit, planning"
   --warmup "$WARMUP" --write-reps "$WRITE_REPS"
 
 if [[ $JMH == 1 ]]; then
-  step "JMH: codecs (ops/s = MiB/s of decoded data), filters and decoded chunk -> ColumnarBatch"
+  step "JMH: codecs, v3 codec chains (ops/s = MiB/s of decoded data), filters, decoded chunk -> ColumnarBatch"
   "${JAVA[@]}" org.openjdk.jmh.Main -f 1 -wi 2 -w 1s -i 3 -r 1s -rf text -rff "$OUT/jmh.txt" \
-    'CodecBench|FilterBench|FillBench' | grep -E '^(Benchmark|CodecBench|FilterBench|FillBench)' || true
+    'CodecBench|FilterBench|FillBench' | grep -E '^(Benchmark|V3CodecBench|CodecBench|FilterBench|FillBench)' || true
   cat "$OUT/jmh.txt"
 fi
 

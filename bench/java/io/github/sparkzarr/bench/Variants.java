@@ -21,18 +21,29 @@ import org.apache.spark.sql.SparkSession;
  * the scan is checked against the one Spark computes from the rows and against xarray's.
  */
 public final class Variants {
-  private static final String[] QUERIES = {
+  private static final List<String> QUERIES = List.of(
       "SELECT sum(value) FROM %s",
       "SELECT sum(value) FROM %s_rows",
       "SELECT min(value), max(value) FROM %s",
       "SELECT lat, avg(value) FROM %s GROUP BY lat",
       "SELECT sum(value), count(*) FROM %s WHERE time < 16 AND lat < 10 AND lon < 100",
-      "SELECT lat, lon, avg(value) FROM %s GROUP BY lat, lon",
-  };
-  private static final String[] LABELS = {"sum", "sum, rows to Spark", "min, max", "group by lat", "small box",
-      "time-mean map"};
+      "SELECT lat, lon, avg(value) FROM %s GROUP BY lat, lon");
+  private static final List<String> LABELS = List.of("sum", "sum, rows to Spark", "min, max", "group by lat",
+      "small box", "time-mean map");
+  /**
+   * With -Dfiltered=true, also queries that filter on the values (the masked kernels), each store's
+   * mean standing for {@code %2$s}: about half of every chunk passes.
+   */
+  private static final List<String> FILTERED = List.of(
+      "SELECT sum(value), count(value) FROM %1$s WHERE value > %2$s",
+      "SELECT min(value), max(value) FROM %1$s WHERE lat < 300 AND value < %2$s",
+      "SELECT lat, avg(value) FROM %1$s WHERE value > %2$s GROUP BY lat",
+      "SELECT lat, lon, max(value) FROM %1$s WHERE value < %2$s GROUP BY lat, lon");
+  private static final List<String> FILTERED_LABELS = List.of("sum where value > mean",
+      "min, max where lat, value", "group by lat where value", "max map where value");
   /** Queries of many result rows run to Spark's no-op sink: xarray's answer is an array, not rows on the driver. */
   private static final String MANY_ROWS = "time-mean map";
+  private static final String FILTERED_MAP = FILTERED_LABELS.get(3);
 
   public static void main(String[] args) throws Exception {
     String data = args[0];
@@ -43,41 +54,46 @@ public final class Variants {
       xarray.load(r);
     }
     List<String> names = List.of(args).subList(5, args.length);
+    boolean filtered = Boolean.getBoolean("filtered");
+    List<String> queries = filtered ? concat(QUERIES, FILTERED) : QUERIES;
+    List<String> labels = filtered ? concat(LABELS, FILTERED_LABELS) : LABELS;
     SparkSession spark = BenchSession.local("spark-zarr variants");
     try {
+      Map<String, String> means = new LinkedHashMap<>();
       for (String name : names) {
         String path = data + "/" + name + ".zarr";
         spark.read().format("zarr").load(path).createOrReplaceTempView(name);
         spark.read().format("zarr").option("pushDownAggregate", "false").load(path).createOrReplaceTempView(name + "_rows");
+        means.put(name, filtered ? spark.sql("SELECT avg(value) FROM " + name).first().get(0).toString() : "");
       }
       for (int w = 0; w < warmup; w++) {
         for (String name : names) {
-          for (int q = 0; q < QUERIES.length; q++) {
-            run(spark, String.format(Locale.ROOT, QUERIES[q], name), LABELS[q]);
+          for (int q = 0; q < queries.size(); q++) {
+            run(spark, String.format(Locale.ROOT, queries.get(q), name, means.get(name)), labels.get(q));
           }
         }
       }
       StringBuilder md = new StringBuilder("| store | stored MiB |");
-      for (String label : LABELS) {
+      for (String label : labels) {
         md.append(' ').append(label).append(" |");
       }
       md.append(" xarray+dask sum | Spark ÷ xarray (sum) | xarray+dask time mean | Spark ÷ xarray (map) |"
           + " sum agrees with Spark's rows, xarray's |\n|---|---|");
-      md.append("---|".repeat(LABELS.length + 5)).append('\n');
+      md.append("---|".repeat(labels.size() + 5)).append('\n');
       for (String name : names) {
         profile(name, true);
         Map<String, Double> seconds = new LinkedHashMap<>();
-        for (int q = 0; q < QUERIES.length; q++) {
-          String sql = String.format(Locale.ROOT, QUERIES[q], name);
+        for (int q = 0; q < queries.size(); q++) {
+          String sql = String.format(Locale.ROOT, queries.get(q), name, means.get(name));
           List<Double> runs = new ArrayList<>();
           for (int i = 0; i < reps; i++) {
             long t0 = System.nanoTime();
-            run(spark, sql, LABELS[q]);
+            run(spark, sql, labels.get(q));
             runs.add((System.nanoTime() - t0) / 1e9);
           }
-          seconds.put(LABELS[q], Suite.median(runs));
+          seconds.put(labels.get(q), Suite.median(runs));
           // Each run, with the JVM's uptime, so that a slow query can be matched with a JIT or GC log.
-          Suite.log(String.format(Locale.ROOT, "%s %s at %.1f s: %s", name, LABELS[q],
+          Suite.log(String.format(Locale.ROOT, "%s %s at %.1f s: %s", name, labels.get(q),
               java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() / 1e3, runs));
         }
         profile(name, false);
@@ -121,8 +137,14 @@ public final class Variants {
 
   private static boolean profiling;
 
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> all = new ArrayList<>(a);
+    all.addAll(b);
+    return all;
+  }
+
   private static void run(SparkSession spark, String sql, String label) {
-    if (label.equals(MANY_ROWS)) {
+    if (label.equals(MANY_ROWS) || label.equals(FILTERED_MAP)) {
       spark.sql(sql).write().format("noop").mode("overwrite").save();
     } else {
       spark.sql(sql).collectAsList();

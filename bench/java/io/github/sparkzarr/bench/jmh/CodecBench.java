@@ -37,6 +37,16 @@ public class CodecBench {
     "{\"id\":\"zlib\",\"level\":1}",
     "{\"id\":\"lz4\",\"acceleration\":1}",
     "{\"id\":\"gzip\",\"level\":1}",
+    "{\"id\":\"blosc\",\"cname\":\"lz4hc\",\"clevel\":5,\"shuffle\":1,\"blocksize\":0}",
+    "{\"id\":\"blosc\",\"cname\":\"zlib\",\"clevel\":5,\"shuffle\":1,\"blocksize\":0}",
+    "{\"id\":\"blosc\",\"cname\":\"snappy\",\"clevel\":5,\"shuffle\":1,\"blocksize\":0}",
+    "{\"id\":\"blosc\",\"cname\":\"lz4\",\"clevel\":5,\"shuffle\":0,\"blocksize\":0}",
+    "{\"id\":\"bz2\",\"level\":1}",
+    "{\"id\":\"lzma\",\"preset\":1}",
+    "{\"id\":\"crc32\"}",
+    "{\"id\":\"adler32\"}",
+    "{\"id\":\"crc32c\"}",
+    "{\"id\":\"fletcher32\"}",
   })
   public String codec;
 

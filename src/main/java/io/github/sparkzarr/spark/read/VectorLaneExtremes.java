@@ -14,7 +14,9 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * {@link LaneExtremes} with the Vector API: eight 4-byte or 2 × 4 8-byte lanes, reduced at the
  * end; for floating point, NaN replaced by the identity (-infinity for MAX, +infinity for MIN)
- * and counted.
+ * and counted. As in {@link VectorLaneSums}, no mask is set on one path and used after the paths
+ * join (C2 would keep it as a heap object): a filter's dropped elements become NaN in the vector
+ * and are counted apart, and a choice between comparisons is a choice of operands.
  */
 final class VectorLaneExtremes implements LaneExtremes {
   private static final VectorSpecies<Float> F8 = FloatVector.SPECIES_256;
@@ -335,13 +337,16 @@ final class VectorLaneExtremes implements LaneExtremes {
         DoubleVector v = DoubleVector.fromArray(D4, values, part);
         v = v.blend(Double.NaN, v.eq(skip)); // a masked value is left out as NaN is; NaN never equals
         if (keep != null) {
-          v = v.blend(Double.NaN, ((LongVector) ByteVector.fromArray(B8, keep, i + j)
-              .convertShape(VectorOperators.B2L, L4, part / 4)).eq(0).cast(D4));
+          v = v.blend(Double.NaN, ((DoubleVector) ByteVector.fromArray(B8, keep, i + j)
+              .convertShape(VectorOperators.B2D, D4, part / 4)).eq(0));
         }
         int to = at + j + part;
         DoubleVector best = DoubleVector.fromArray(D4, extremes, to);
-        // Each operator a constant: C2 compiles a comparison into SIMD only with a known operator.
-        VectorMask<Double> better = max ? v.compare(VectorOperators.GT, best) : v.compare(VectorOperators.LT, best);
+        // One comparison with a constant operator (C2 compiles a comparison into SIMD only with a
+        // known operator), its operands chosen: a mask chosen by a branch would be a heap object.
+        DoubleVector greater = max ? v : best;
+        DoubleVector less = max ? best : v;
+        VectorMask<Double> better = greater.compare(VectorOperators.GT, less);
         // A NaN compares false, so it is never taken; an empty slot (NaN) takes any number.
         VectorMask<Double> take = better.or(best.test(VectorOperators.IS_NAN).andNot(v.test(VectorOperators.IS_NAN)));
         best.blend(v, take).intoArray(extremes, to);
@@ -393,7 +398,7 @@ final class VectorLaneExtremes implements LaneExtremes {
   private static void floatsBoth(NumericChunk c, int i, int n, double skip, byte[] keep, double[] both,
       int[] left) {
     float f = (float) skip;
-    boolean skips = f == skip;
+    float missing = f == skip ? f : Float.NaN; // NaN: no element equals it
     FloatVector lo = FloatVector.broadcast(F8, Float.POSITIVE_INFINITY);
     FloatVector hi = FloatVector.broadcast(F8, Float.NEGATIVE_INFINITY);
     int nan = 0;
@@ -407,19 +412,20 @@ final class VectorLaneExtremes implements LaneExtremes {
         ShuffledPlanes.ints(c.bytes, c.offset + j, c.plane, words);
         v = IntVector.fromArray(I8, words, 0).reinterpretAsFloats();
       }
-      VectorMask<Float> isNaN = v.test(VectorOperators.IS_NAN);
-      VectorMask<Float> out = skips ? isNaN.or(v.eq(f)) : isNaN;
+      int dropped = 0;
       if (keep != null) {
-        // a filter's marks of the same elements: a dropped one is left out, and is no NaN
-        VectorMask<Float> dropped = ((IntVector) ByteVector.fromArray(B8, keep, j)
-            .convertShape(VectorOperators.B2I, I8, 0)).eq(0).cast(F8);
-        isNaN = isNaN.andNot(dropped);
-        out = out.or(dropped);
+        // a filter's marks of the same elements: a dropped one becomes NaN, then is counted apart
+        VectorMask<Float> drop = ((FloatVector) ByteVector.fromArray(B8, keep, j)
+            .convertShape(VectorOperators.B2F, F8, 0)).eq(0f);
+        dropped = drop.trueCount();
+        v = v.blend(Float.NaN, drop);
       }
+      VectorMask<Float> isNaN = v.compare(VectorOperators.NE, v);
+      VectorMask<Float> out = isNaN.or(v.eq(missing));
       if (out.anyTrue()) {
         int k = isNaN.trueCount();
-        nan += k;
-        skipped += out.trueCount() - k;
+        nan += k - dropped;
+        skipped += out.trueCount() - k + dropped;
         lo = lo.min(v.blend(Float.POSITIVE_INFINITY, out));
         hi = hi.max(v.blend(Float.NEGATIVE_INFINITY, out));
       } else {
@@ -436,7 +442,6 @@ final class VectorLaneExtremes implements LaneExtremes {
   /** Both extremes of float64 elements. */
   private static void doublesBoth(NumericChunk c, int i, int n, double skip, byte[] keep, double[] both,
       int[] left) {
-    boolean skips = skip == skip;
     DoubleVector lo = DoubleVector.broadcast(D4, Double.POSITIVE_INFINITY);
     DoubleVector hi = DoubleVector.broadcast(D4, Double.NEGATIVE_INFINITY);
     int nan = 0;
@@ -447,19 +452,21 @@ final class VectorLaneExtremes implements LaneExtremes {
       for (int part = 0; part < step / 4; part++) {
         DoubleVector v = c.plane == 0 ? DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * j + 32 * part, LE)
             : LongVector.fromArray(L4, scratch, 32 + 4 * part).reinterpretAsDoubles();
-        VectorMask<Double> isNaN = v.test(VectorOperators.IS_NAN);
-        VectorMask<Double> out = skips ? isNaN.or(v.eq(skip)) : isNaN;
+        int dropped = 0;
         if (keep != null) {
-          // the marks of elements j + 4 * part on: half of the eight from j + 8 * (part / 2)
-          VectorMask<Double> dropped = ((LongVector) ByteVector.fromArray(B8, keep, j + 8 * (part / 2))
-              .convertShape(VectorOperators.B2L, L4, part % 2)).eq(0).cast(D4);
-          isNaN = isNaN.andNot(dropped);
-          out = out.or(dropped);
+          // the marks of elements j + 4 * part on (half of the eight from j + 8 * (part / 2)): a
+          // dropped element becomes NaN, then is counted apart
+          VectorMask<Double> drop = ((DoubleVector) ByteVector.fromArray(B8, keep, j + 8 * (part / 2))
+              .convertShape(VectorOperators.B2D, D4, part % 2)).eq(0);
+          dropped = drop.trueCount();
+          v = v.blend(Double.NaN, drop);
         }
+        VectorMask<Double> isNaN = v.compare(VectorOperators.NE, v);
+        VectorMask<Double> out = isNaN.or(v.eq(skip)); // a NaN skip equals nothing
         if (out.anyTrue()) {
           int k = isNaN.trueCount();
-          nan += k;
-          skipped += out.trueCount() - k;
+          nan += k - dropped;
+          skipped += out.trueCount() - k + dropped;
           lo = lo.min(v.blend(Double.POSITIVE_INFINITY, out));
           hi = hi.max(v.blend(Double.NEGATIVE_INFINITY, out));
         } else {

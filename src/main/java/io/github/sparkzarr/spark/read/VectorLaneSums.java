@@ -17,6 +17,11 @@ import jdk.incubator.vector.VectorSpecies;
  * eight elements at a time, their doubles in two 4-lane vectors, so vector lane k of the pair is
  * lane k of the scalar loops and the sums are the same bits. A shuffled block's planes are widened
  * and merged into whole elements in registers, without an un-shuffled copy.
+ *
+ * <p>No mask here is set on one path and used after the paths join (a filter's marks, say): C2 (JDK
+ * 17) keeps such a mask as a heap object, allocated on every step, while a vector chosen that way
+ * stays in a register. So what depends on a condition is chosen as a vector (the marks, or all
+ * kept) or a scalar (a value no element equals), and the masks are made from it after the choice.
  */
 final class VectorLaneSums implements LaneSums {
   private static final VectorSpecies<Double> D4 = DoubleVector.SPECIES_256;
@@ -52,9 +57,12 @@ final class VectorLaneSums implements LaneSums {
         add(c, i, m, sums, at);
         return 0;
       }
+      float missing = value ? f : Float.NaN;
+      VectorMask<Float> nanMissing = F8.maskAll(nan);
       DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
       DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
       FloatVector skipped = FloatVector.zero(F8);
+      FloatVector allKept = FloatVector.broadcast(F8, 1f);
       int[] words = new int[LANES];
       for (int j = 0; j < m; j += LANES) {
         FloatVector v;
@@ -64,15 +72,11 @@ final class VectorLaneSums implements LaneSums {
           ShuffledPlanes.ints(c.bytes, c.offset + i + j, c.plane, words);
           v = IntVector.fromArray(I8, words, 0).reinterpretAsFloats();
         }
-        VectorMask<Float> miss = value ? v.eq(f) : F8.maskAll(false);
-        if (nan) {
-          miss = miss.or(v.test(VectorOperators.IS_NAN));
-        }
-        if (keep != null) {
-          // a filter's marks of the same elements: dropped ones are left out like masked ones
-          miss = miss.or(((IntVector) ByteVector.fromArray(B8, keep, i + j)
-              .convertShape(VectorOperators.B2I, I8, 0)).eq(0).cast(F8));
-        }
+        // a filter's marks of the same elements: dropped ones are left out like masked ones
+        FloatVector marks = keep == null ? allKept
+            : (FloatVector) ByteVector.fromArray(B8, keep, i + j).convertShape(VectorOperators.B2F, F8, 0);
+        VectorMask<Float> miss = v.eq(missing).or(v.compare(VectorOperators.NE, v).and(nanMissing))
+            .or(marks.eq(0f));
         v = v.blend(-0.0f, miss);
         skipped = skipped.add(1f, miss);
         lo = lo.add(v.convertShape(VectorOperators.F2D, D4, 0));
@@ -85,6 +89,8 @@ final class VectorLaneSums implements LaneSums {
     DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
     DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
     DoubleVector skipped = DoubleVector.zero(D4);
+    VectorMask<Double> nanMissing = D4.maskAll(nan);
+    DoubleVector allKept = DoubleVector.broadcast(D4, 1);
     long[] scratch = ShuffledPlanes.SCRATCH.get();
     for (int j = 0; j < m; ) {
       int step = ShuffledPlanes.step(c, i + j, i + m, scratch);
@@ -93,17 +99,12 @@ final class VectorLaneSums implements LaneSums {
             : LongVector.fromArray(L4, scratch, 32 + q).reinterpretAsDoubles();
         DoubleVector b = c.plane == 0 ? DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * (i + j) + 32, LE)
             : LongVector.fromArray(L4, scratch, 36 + q).reinterpretAsDoubles();
-        VectorMask<Double> ma = a.eq(skip);
-        VectorMask<Double> mb = b.eq(skip);
-        if (nan) {
-          ma = ma.or(a.test(VectorOperators.IS_NAN));
-          mb = mb.or(b.test(VectorOperators.IS_NAN));
-        }
-        if (keep != null) {
-          ByteVector marks = ByteVector.fromArray(B8, keep, i + j + q);
-          ma = ma.or(((LongVector) marks.convertShape(VectorOperators.B2L, L4, 0)).eq(0).cast(D4));
-          mb = mb.or(((LongVector) marks.convertShape(VectorOperators.B2L, L4, 1)).eq(0).cast(D4));
-        }
+        DoubleVector marksA = keep == null ? allKept
+            : (DoubleVector) ByteVector.fromArray(B8, keep, i + j + q).convertShape(VectorOperators.B2D, D4, 0);
+        DoubleVector marksB = keep == null ? allKept
+            : (DoubleVector) ByteVector.fromArray(B8, keep, i + j + q).convertShape(VectorOperators.B2D, D4, 1);
+        VectorMask<Double> ma = a.eq(skip).or(a.compare(VectorOperators.NE, a).and(nanMissing)).or(marksA.eq(0));
+        VectorMask<Double> mb = b.eq(skip).or(b.compare(VectorOperators.NE, b).and(nanMissing)).or(marksB.eq(0));
         lo = lo.add(a.blend(-0.0, ma));
         hi = hi.add(b.blend(-0.0, mb));
         skipped = skipped.add(1, ma).add(1, mb);
@@ -265,6 +266,7 @@ final class VectorLaneSums implements LaneSums {
     // a masked value no element can hold (outside an int) masks nothing
     boolean skips = c.skipsOneValue && c.skippedValue == (int) c.skippedValue;
     VectorMask<Integer> skipping = I8.maskAll(skips);
+    IntVector allKept = IntVector.broadcast(I8, 1);
     int skip = (int) c.skippedValue;
     long sum = 0;
     long skipped = 0;
@@ -283,12 +285,10 @@ final class VectorLaneSums implements LaneSums {
               .convertShape(VectorOperators.S2I, I8, 0)).and(0xFFFF);
           default -> throw new IllegalArgumentException("not a 1- or 2-byte integer layout: " + c.layout);
         };
-        VectorMask<Integer> miss = v.eq(skip).and(skipping);
-        if (keep != null) {
-          // a filter's marks of the same elements: dropped ones are left out like masked ones
-          miss = miss.or(((IntVector) ByteVector.fromArray(B8, keep, j)
-              .convertShape(VectorOperators.B2I, I8, 0)).eq(0));
-        }
+        // a filter's marks of the same elements: dropped ones are left out like masked ones
+        IntVector marks = keep == null ? allKept
+            : (IntVector) ByteVector.fromArray(B8, keep, j).convertShape(VectorOperators.B2I, I8, 0);
+        VectorMask<Integer> miss = v.eq(skip).and(skipping).or(marks.eq(0));
         skipped += miss.trueCount();
         acc = acc.add(v.blend(0, miss));
       }
@@ -307,16 +307,15 @@ final class VectorLaneSums implements LaneSums {
     long unsigned = c.layout == NumericChunk.Layout.UINT32 ? 0xFFFFFFFFL : -1L;
     VectorMask<Integer> skipping = I8.maskAll(c.skipsOneValue && IntegerSelect.holds(c.layout, c.skippedValue));
     int skip = (int) c.skippedValue;
+    IntVector allKept = IntVector.broadcast(I8, 1);
     LongVector lo = LongVector.zero(L4);
     LongVector hi = LongVector.zero(L4);
     long skipped = 0;
     for (int j = i; j < i + m; j += LANES) {
       IntVector v = IntVector.fromByteArray(I8, c.bytes, c.offset + 4 * j, LE);
-      VectorMask<Integer> miss = v.eq(skip).and(skipping);
-      if (keep != null) {
-        miss = miss.or(((IntVector) ByteVector.fromArray(B8, keep, j)
-            .convertShape(VectorOperators.B2I, I8, 0)).eq(0));
-      }
+      IntVector marks = keep == null ? allKept
+          : (IntVector) ByteVector.fromArray(B8, keep, j).convertShape(VectorOperators.B2I, I8, 0);
+      VectorMask<Integer> miss = v.eq(skip).and(skipping).or(marks.eq(0));
       skipped += miss.trueCount();
       v = v.blend(0, miss);
       lo = lo.add(((LongVector) v.convertShape(VectorOperators.I2L, L4, 0)).and(unsigned));
@@ -340,17 +339,17 @@ final class VectorLaneSums implements LaneSums {
     VectorMask<Long> skipping = L4.maskAll(skips);
     long skip = c.skippedValue;
     LongVector skipped = LongVector.zero(L4); // counted in lanes: a mask's trueCount per step costs more
+    LongVector allKept = LongVector.broadcast(L4, 1);
     for (int j = i; j < i + m; j += LANES) {
       LongVector a = LongVector.fromByteArray(L4, c.bytes, c.offset + 8 * j, LE);
       LongVector b = LongVector.fromByteArray(L4, c.bytes, c.offset + 8 * j + 32, LE);
       if (keep != null || skips) {
-        VectorMask<Long> missA = a.eq(skip).and(skipping);
-        VectorMask<Long> missB = b.eq(skip).and(skipping);
-        if (keep != null) {
-          ByteVector marks = ByteVector.fromArray(B8, keep, j);
-          missA = missA.or(((LongVector) marks.convertShape(VectorOperators.B2L, L4, 0)).eq(0));
-          missB = missB.or(((LongVector) marks.convertShape(VectorOperators.B2L, L4, 1)).eq(0));
-        }
+        LongVector marksA = keep == null ? allKept
+            : (LongVector) ByteVector.fromArray(B8, keep, j).convertShape(VectorOperators.B2L, L4, 0);
+        LongVector marksB = keep == null ? allKept
+            : (LongVector) ByteVector.fromArray(B8, keep, j).convertShape(VectorOperators.B2L, L4, 1);
+        VectorMask<Long> missA = a.eq(skip).and(skipping).or(marksA.eq(0));
+        VectorMask<Long> missB = b.eq(skip).and(skipping).or(marksB.eq(0));
         skipped = skipped.add(1, missA).add(1, missB);
         a = a.blend(0, missA);
         b = b.blend(0, missB);
@@ -488,19 +487,16 @@ final class VectorLaneSums implements LaneSums {
   public void addRowSkipping(NumericChunk c, int i, int m, byte[] keep, double[] sums, long[] counts, int at,
       double skip, boolean nan) {
     double[] values = new double[LANES];
+    VectorMask<Double> nanMissing = D4.maskAll(nan);
+    DoubleVector allKept = DoubleVector.broadcast(D4, 1);
     for (int j = 0; j < m; j += LANES) {
       eight(c, i + j, values);
       // Each element into its own slot; the missing ones add -0.0 and are not counted.
       for (int part = 0; part < LANES; part += 4) {
         DoubleVector v = DoubleVector.fromArray(D4, values, part);
-        VectorMask<Double> miss = v.eq(skip);
-        if (nan) {
-          miss = miss.or(v.test(VectorOperators.IS_NAN));
-        }
-        if (keep != null) {
-          miss = miss.or(((LongVector) ByteVector.fromArray(B8, keep, i + j)
-              .convertShape(VectorOperators.B2L, L4, part / 4)).eq(0).cast(D4));
-        }
+        DoubleVector marks = keep == null ? allKept
+            : (DoubleVector) ByteVector.fromArray(B8, keep, i + j).convertShape(VectorOperators.B2D, D4, part / 4);
+        VectorMask<Double> miss = v.eq(skip).or(v.compare(VectorOperators.NE, v).and(nanMissing)).or(marks.eq(0));
         int to = at + j + part;
         DoubleVector.fromArray(D4, sums, to).add(v.blend(-0.0, miss)).intoArray(sums, to);
         LongVector.fromArray(L4, counts, to).add(1L, miss.not().cast(L4)).intoArray(counts, to);
