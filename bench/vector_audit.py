@@ -20,7 +20,7 @@ def failed_intrinsics(log):
     with open(log, errors="replace") as f:
         for line in f:
             m = HEADER.match(line)
-            if m:
+            if m and "made " not in line:  # not "made not entrant" or "made zombie": a compilation starting
                 current = m.group(2) + (" (OSR)" if "%" in m.group(1) else "")
             elif line.lstrip().startswith("** ") and current and "sparkzarr" in current:
                 counts[(current, line.strip())] += 1
