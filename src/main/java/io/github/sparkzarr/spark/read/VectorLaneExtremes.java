@@ -75,6 +75,7 @@ final class VectorLaneExtremes implements LaneExtremes {
       }
       return;
     }
+    // a filter's marks (never null here): each loop ors them into its masks unconditionally
     long left = switch (bits) {
       case 8 -> byteExtremes(c, i, n, unsigned, skips, keep, out);
       case 16 -> shortExtremes(c, i, n, unsigned, skips, keep, out);
@@ -226,20 +227,12 @@ final class VectorLaneExtremes implements LaneExtremes {
     for (int j = i; j < i + n; j += 8) {
       for (int part = 0; part < 2; part++) {
         LongVector v = LongVector.fromByteArray(L4, c.bytes, c.offset + 8 * j + 32 * part, LE);
-        if (keep == null && !skips) {
-          lo = lo.min(v);
-          hi = hi.max(v);
-        } else {
-          VectorMask<Long> dropped = v.eq(skip).and(skipping);
-          if (keep != null) {
-            // the marks of elements j + 4 * part on: half of the eight from j
-            dropped = dropped.or(((LongVector) ByteVector.fromArray(B8, keep, j)
-                .convertShape(VectorOperators.B2L, L4, part)).eq(0));
-          }
-          lo = lo.min(v.blend(Long.MAX_VALUE, dropped));
-          hi = hi.max(v.blend(Long.MIN_VALUE, dropped));
-          left += dropped.trueCount();
-        }
+        // the marks of elements j + 4 * part on: half of the eight from j
+        VectorMask<Long> dropped = v.eq(skip).and(skipping).or(((LongVector) ByteVector.fromArray(B8, keep, j)
+            .convertShape(VectorOperators.B2L, L4, part)).eq(0));
+        lo = lo.min(v.blend(Long.MAX_VALUE, dropped));
+        hi = hi.max(v.blend(Long.MIN_VALUE, dropped));
+        left += dropped.trueCount();
       }
     }
     out[0] = lo.reduceLanes(VectorOperators.MIN);
@@ -257,11 +250,8 @@ final class VectorLaneExtremes implements LaneExtremes {
     long left = 0;
     for (int j = i; j < i + n; j += I8.length()) {
       IntVector v = IntVector.fromByteArray(I8, c.bytes, c.offset + 4 * j, LE);
-      VectorMask<Integer> out0 = v.eq(skip).and(skipping);
-      if (keep != null) {
-        out0 = out0.or(((IntVector) ByteVector.fromArray(B8, keep, j)
-            .convertShape(VectorOperators.B2I, I8, 0)).eq(0));
-      }
+      VectorMask<Integer> out0 = v.eq(skip).and(skipping).or(((IntVector) ByteVector.fromArray(B8, keep, j)
+          .convertShape(VectorOperators.B2I, I8, 0)).eq(0));
       IntVector x = v.lanewise(VectorOperators.XOR, flip);
       lo = lo.min(x.blend(Integer.MAX_VALUE, out0));
       hi = hi.max(x.blend(Integer.MIN_VALUE, out0));
@@ -284,12 +274,9 @@ final class VectorLaneExtremes implements LaneExtremes {
     long left = 0;
     for (int j = i; j < i + n; j += S16.length()) {
       ShortVector v = ShortVector.fromByteArray(S16, c.bytes, c.offset + 2 * j, LE);
-      VectorMask<Short> out0 = v.eq(skip).and(skipping);
-      if (keep != null) {
-        // a filter's marks of the same elements: dropped ones are left out like masked ones
-        out0 = out0.or(((ShortVector) ByteVector.fromArray(B16, keep, j)
-            .convertShape(VectorOperators.B2S, S16, 0)).eq((short) 0));
-      }
+      // a filter's marks of the same elements: dropped ones are left out like masked ones
+      VectorMask<Short> out0 = v.eq(skip).and(skipping).or(((ShortVector) ByteVector.fromArray(B16, keep, j)
+          .convertShape(VectorOperators.B2S, S16, 0)).eq((short) 0));
       ShortVector x = v.lanewise(VectorOperators.XOR, flip);
       lo = lo.min(x.blend(Short.MAX_VALUE, out0));
       hi = hi.max(x.blend(Short.MIN_VALUE, out0));
@@ -312,10 +299,7 @@ final class VectorLaneExtremes implements LaneExtremes {
     long left = 0;
     for (int j = i; j < i + n; j += B32.length()) {
       ByteVector v = ByteVector.fromArray(B32, c.bytes, c.offset + j);
-      VectorMask<Byte> out0 = v.eq(skip).and(skipping);
-      if (keep != null) {
-        out0 = out0.or(ByteVector.fromArray(B32, keep, j).eq((byte) 0));
-      }
+      VectorMask<Byte> out0 = v.eq(skip).and(skipping).or(ByteVector.fromArray(B32, keep, j).eq((byte) 0));
       ByteVector x = v.lanewise(VectorOperators.XOR, flip);
       lo = lo.min(x.blend(Byte.MAX_VALUE, out0));
       hi = hi.max(x.blend(Byte.MIN_VALUE, out0));

@@ -4,18 +4,26 @@ import static jdk.incubator.vector.VectorOperators.LSHL;
 import static jdk.incubator.vector.VectorOperators.LSHR;
 import static jdk.incubator.vector.VectorOperators.XOR;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
  * {@link BitPlaneTransposer} with the Vector API: the scalar loop's byte and bit transposes of
  * eight words, done for four words of each bit row at once ({@link VectorByteTranspose}, then
- * {@link #bitTranspose}), then the words are put back in element order. About three times the
+ * {@link #bitTransposeWords}), then the words are put back in element order. About three times the
  * scalar loop's speed.
  *
  * <p>The work is split into two small methods that meet in a 32-long scratch array: one method
  * holding the whole transpose is too large for C2 to inline the Vector API's calls, and vectors
  * that cross a call that is not inlined become objects, which made it slower than the scalar loop.
+ * Both are called through method handles C2 cannot inline, so that each is compiled on its own:
+ * inlined into this loop, the two (about 30 Vector API calls) took C2 past its inlining budget in
+ * JVMs that had run many queries, and it left loads and stores uncompiled, their vectors objects
+ * allocated on every step (docs/benchmarks.md, session 42). The calls cost nothing measurable:
+ * each handles 256 elements.
  */
 final class VectorBitPlaneTransposer implements BitPlaneTransposer {
   private static final VectorSpecies<Long> L4 = LongVector.SPECIES_256;
@@ -23,6 +31,21 @@ final class VectorBitPlaneTransposer implements BitPlaneTransposer {
   private static final int ROW_BYTES_PER_STEP = 32;
 
   private static final ThreadLocal<long[]> WORDS = ThreadLocal.withInitial(() -> new long[32]);
+  // Not final, so not constants to C2, which then cannot inline their targets into the loop.
+  private static MethodHandle byteTranspose;
+  private static MethodHandle bitTranspose;
+
+  static {
+    try {
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      byteTranspose = lookup.findStatic(VectorByteTranspose.class, "transpose",
+          MethodType.methodType(void.class, byte[].class, int.class, int.class, long[].class));
+      bitTranspose = lookup.findStatic(VectorBitPlaneTransposer.class, "bitTransposeWords",
+          MethodType.methodType(void.class, long[].class));
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   @Override
   public int toBytePlanes(int typeSize, int n, byte[] src, int srcOff, byte[] dst, int dstOff,
@@ -34,16 +57,26 @@ final class VectorBitPlaneTransposer implements BitPlaneTransposer {
       int rowsStart = srcOff + 8 * j * rowBytes;
       int plane = dstOff + j * count - first;
       for (int g = first / 8, end = (first + done) / 8; g < end; g += ROW_BYTES_PER_STEP) {
-        VectorByteTranspose.transpose(src, rowsStart + g, rowBytes, words);
-        bitTranspose(words);
+        transpose(src, rowsStart + g, rowBytes, words);
         VectorByteTranspose.writeInOrder(words, dst, plane + 8 * g);
       }
     }
     return done;
   }
 
+  private static void transpose(byte[] src, int at, int rowBytes, long[] words) {
+    try {
+      byteTranspose.invokeExact(src, at, rowBytes, words);
+      bitTranspose.invokeExact(words);
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable t) {
+      throw new IllegalStateException(t); // the targets throw no checked exception
+    }
+  }
+
   /** {@link BitShuffle#transpose8x8} of every word, four at a time. */
-  private static void bitTranspose(long[] words) {
+  private static void bitTransposeWords(long[] words) {
     for (int k = 0; k < words.length; k += 4) {
       LongVector x = LongVector.fromArray(L4, words, k);
       LongVector t = x.lanewise(LSHR, 7).lanewise(XOR, x).and(0x00AA00AA00AA00AAL);
