@@ -9,7 +9,7 @@
 #
 # Needs the stores of bench/variants.sh (target/bench-variants/data; default: all sixteen) and
 # async-profiler's jar (see docs/benchmarks.md). JOPTS adds JVM options, e.g.
-# JOPTS=-XX:+ClipInlining to see what C2's default inlining budget does.
+# JOPTS=-XX:-ClipInlining to run without C2's default inlining budget (DesiredMethodLimit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS=2 WARMUP=2 OUT=target/vector-audit DATA=target/bench-variants/data
