@@ -19,6 +19,8 @@ final class ChunkFilterValues implements FilterValues {
   private final double skip;
   /** Where stored integers are widened a block at a time (shared, used by one call at a time). */
   private final StoredIntegers integers;
+  private ValueFilter.Comparison packedFor;
+  private StoredComparison packedAs;
 
   /** @param type the variable's Spark column type */
   ChunkFilterValues(NumericChunk chunk, DataType type, StoredIntegers integers) {
@@ -47,11 +49,25 @@ final class ChunkFilterValues implements FilterValues {
 
   /**
    * Whether a direct loop ({@link FloatSelect}, {@link IntegerSelect}) marks the elements that
-   * comparison {@code c} keeps: not when the elements are not plain floats or small stored
-   * integers, nor for a cast to float, a NaN literal, or a literal outside the integers' range.
+   * comparison {@code c} keeps: not when the elements are not plain floats, small stored integers
+   * or packed ones whose comparison is one of stored integers ({@link StoredComparison}), nor for a
+   * cast to float of floats, a NaN literal of floats, or a literal outside the integers' range.
    */
   boolean selects(ValueFilter.Comparison c) {
-    return selectsIntegers(c) || plainFloats && c.floating && !c.toFloat && !Double.isNaN(c.doubleLiteral);
+    return selectsIntegers(c) || packed(c) != null
+        || plainFloats && c.floating && !c.toFloat && !Double.isNaN(c.doubleLiteral);
+  }
+
+  /**
+   * {@code c} as a comparison of the stored integers of a packed chunk, or null when it is none;
+   * kept for the last comparison asked, which is asked again for each piece of the chunk.
+   */
+  private StoredComparison packed(ValueFilter.Comparison c) {
+    if (c != packedFor) {
+      packedFor = c;
+      packedAs = chunk.unpacks && chunk.storedIntegersReadable() ? StoredComparison.of(c, chunk, single) : null;
+    }
+    return packedAs;
   }
 
   private boolean selectsIntegers(ValueFilter.Comparison c) {
@@ -64,11 +80,19 @@ final class ChunkFilterValues implements FilterValues {
    */
   int select(ValueFilter.Comparison c, int n, byte[] keep) {
     if (selectsIntegers(c)) {
-      boolean skips = chunk.skipsOneValue && IntegerSelect.holds(chunk.layout, chunk.skippedValue);
-      return IntegerSelect.best().select(chunk, n, c.outcomes, c.longLiteral, skips, chunk.skippedValue, keep);
+      return selectIntegers(c.outcomes, c.longLiteral, n, keep);
+    }
+    StoredComparison stored = packed(c);
+    if (stored != null) {
+      return selectIntegers(stored.outcomes(), stored.literal(), n, keep);
     }
     boolean nanKept = !chunk.maskNaN && (c.outcomes & 4) != 0; // NaN is Spark's largest value
     return FloatSelect.best().select(chunk, n, c.outcomes, c.doubleLiteral, nanKept, skip, keep);
+  }
+
+  private int selectIntegers(int outcomes, long literal, int n, byte[] keep) {
+    boolean skips = chunk.skipsOneValue && IntegerSelect.holds(chunk.layout, chunk.skippedValue);
+    return IntegerSelect.best().select(chunk, n, outcomes, literal, skips, chunk.skippedValue, keep);
   }
 
   /** Whether the elements are integers one after the other, compared as stored (not unpacked). */
@@ -78,10 +102,13 @@ final class ChunkFilterValues implements FilterValues {
 
   @Override
   public void compare(ValueFilter.Comparison c, int from, int m, byte[] out) {
+    StoredComparison stored = packed(c);
     if (plainFloats && c.floating && !c.toFloat) {
       compareFloats(c, from, m, out);
     } else if (!chunk.layout.isFloat() && !chunk.unpacks && chunk.storedIntegersReadable() && !c.floating) {
-      compareIntegers(c, from, m, out);
+      compareIntegers(c, c.outcomes, c.longLiteral, from, m, out);
+    } else if (stored != null) {
+      compareIntegers(c, stored.outcomes(), stored.literal(), from, m, out);
     } else {
       FilterValues.super.compare(c, from, m, out);
     }
@@ -100,14 +127,15 @@ final class ChunkFilterValues implements FilterValues {
   }
 
   /**
-   * Stored integers widened a block at a time; the one masked value, if any, is null. In int lanes
-   * where every value fits an int ({@link IntegerStates}).
+   * Stored integers widened a block at a time and compared with {@code literal} by {@code outcomes}
+   * (those of {@code c}, or its {@link StoredComparison}); the one masked value, if any, is
+   * {@code c}'s null. In int lanes where every value fits an int ({@link IntegerStates}).
    */
-  private void compareIntegers(ValueFilter.Comparison c, int from, int m, byte[] out) {
+  private void compareIntegers(ValueFilter.Comparison c, int outcomes, long literal, int from, int m, byte[] out) {
     long[] x = integers.widened(chunk, from, m);
     boolean narrow = chunk.layout != NumericChunk.Layout.INT64 && chunk.layout != NumericChunk.Layout.UINT32;
     IntegerStates loop = narrow ? IntegerStates.best() : SCALAR_INTEGERS;
-    loop.states(x, m, c.longLiteral, c.outcomes, chunk.skipsOneValue, chunk.skippedValue, c.ifNull(), out);
+    loop.states(x, m, literal, outcomes, chunk.skipsOneValue, chunk.skippedValue, c.ifNull(), out);
   }
 
   private static final IntegerStates SCALAR_INTEGERS = new IntegerStates.Scalar();
