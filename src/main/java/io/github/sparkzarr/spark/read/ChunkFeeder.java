@@ -7,7 +7,6 @@ import io.github.sparkzarr.zarr.dtype.DataType;
 import io.github.sparkzarr.zarr.dtype.HalfFloat;
 import java.nio.ByteOrder;
 import java.util.Arrays;
-import java.util.BitSet;
 
 /**
  * Adds the elements of one variable over a partition's box of one chunk to the accumulators of
@@ -81,7 +80,7 @@ final class ChunkFeeder implements BlockSink {
   /** Whether every accumulator adds rows of kept elements by their marks ({@link RowAccumulator#addsRowKept}). */
   private boolean addsRowsByMarks;
   private DecodeBuffers keptScratch;
-  private BitSet touched;
+  private TouchedSlots touched;
 
   /**
    * @param type the variable's memory type (null when the accumulators read no data: COUNT(*))
@@ -272,7 +271,7 @@ final class ChunkFeeder implements BlockSink {
    * {@code touched} the slots that kept elements were added to (with {@code keep} null, none: every
    * slot of the box is).
    */
-  void feedKept(NumericChunk data, byte[] keep, DecodeBuffers scratch, BitSet touched) {
+  void feedKept(NumericChunk data, byte[] keep, DecodeBuffers scratch, TouchedSlots touched) {
     long t0 = System.nanoTime();
     this.keep = keep;
     this.addsByMarks = data != null && Arrays.stream(accumulators).allMatch(a -> a.addsKept(data));
@@ -300,11 +299,7 @@ final class ChunkFeeder implements BlockSink {
       // a row of a map, each element its own group: added by the marks in SIMD lanes, not one
       // call per kept element
       int slot = slotOf[group + done * lastStride];
-      for (int j = 0; j < n; j++) {
-        if (keep[at + j] != 0) {
-          touched.set(slot + j);
-        }
-      }
+      touched.setKept(keep, at, n, slot);
       for (Accumulator a : accumulators) {
         ((RowAccumulator) a).addRowKept(data, at, n, keep, slot);
       }

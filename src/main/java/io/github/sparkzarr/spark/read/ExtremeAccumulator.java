@@ -300,23 +300,33 @@ final class ExtremeAccumulator implements RowAccumulator {
   /**
    * A row into consecutive slots: in SIMD lanes when the row is floating point and NaN is missing,
    * with at most one masked value besides (so an empty slot, which holds NaN, is told from a filled
-   * one by its value), else element by element as {@link #addEach}. Same results either way.
+   * one by its value); stored integers a widened block at a time; else element by element as
+   * {@link #addEach}. Same results either way.
    */
   @Override
   public void addRow(NumericChunk chunk, int from, int n, int slot) {
-    int m = addsRowKept(chunk) ? addLaneRow(chunk, from, n, null, slot) : 0;
+    if (readsStoredEach(chunk)) {
+      addRowStored(chunk, from, n, null, slot);
+      return;
+    }
+    int m = rowInLanes(chunk) ? addLaneRow(chunk, from, n, null, slot) : 0;
     for (int j = m; j < n; j++) {
       addElement(chunk, from + j, slot + j);
     }
   }
 
-  /**
-   * Floats whose NaN is missing, at most one other value masked, and packed 1- and 2-byte
-   * integers with at most one masked value, through the SIMD row kernel.
-   */
+  /** What {@link #addRow} takes by blocks or lanes: stored integers, or what {@link #rowInLanes} takes. */
   @Override
   public boolean addsRowKept(NumericChunk chunk) {
-    if (kernels == null || chunk == null || chunk.plane != 0) {
+    return chunk != null && (readsStoredEach(chunk) || rowInLanes(chunk));
+  }
+
+  /**
+   * Floats whose NaN is missing, at most one other value masked, and packed 1- and 2-byte
+   * integers with at most one masked value: what the SIMD row kernel takes.
+   */
+  private boolean rowInLanes(NumericChunk chunk) {
+    if (kernels == null || chunk.plane != 0) {
       return false;
     }
     return chunk.unpacks ? chunk.layout.isSmallInteger() && chunk.storedIntegersReadable()
@@ -325,9 +335,34 @@ final class ExtremeAccumulator implements RowAccumulator {
 
   @Override
   public void addRowKept(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
+    if (readsStoredEach(chunk)) {
+      addRowStored(chunk, from, n, keep, slot);
+      return;
+    }
     for (int j = addLaneRow(chunk, from, n, keep, slot); j < n; j++) {
       if (keep[from + j] != 0) {
         addElement(chunk, from + j, slot + j);
+      }
+    }
+  }
+
+  /**
+   * Stored integers {@code [from, from + n)} into slots {@code slot + j}, a widened block at a time
+   * with no branch on the values, as {@link #addEachStored}: the masked ones, and those {@code keep}
+   * marks 0 (unless it is null), leave their slots as they were.
+   */
+  private void addRowStored(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
+    boolean skips = chunk.skipsOneValue;
+    long skip = chunk.skippedValue;
+    for (int start = 0; start < n; start += StoredIntegers.BLOCK) {
+      int m = Math.min(StoredIntegers.BLOCK, n - start);
+      long[] v = stored.widened(chunk, from + start, m);
+      for (int k = 0; k < m; k++) {
+        long kept = skips ? StoredIntegers.keptMask(v[k], skip) : -1;
+        if (keep != null) {
+          kept &= -(long) keep[from + start + k]; // a mark is 0 or 1
+        }
+        update(slot + start + k, v[k], kept);
       }
     }
   }

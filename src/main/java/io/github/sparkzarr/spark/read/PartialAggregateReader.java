@@ -12,7 +12,6 @@ import io.github.sparkzarr.zarr.store.CountingStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.List;
 import java.util.function.IntToLongFunction;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
@@ -90,7 +89,7 @@ final class PartialAggregateReader implements PartitionReader<ColumnarBatch> {
   private final DecodeBuffers[] variableBuffers;
   private final byte[][] fillChunks;
   /** With a filter: the slots that some kept element was added to. */
-  private final BitSet touched = new BitSet();
+  private final TouchedSlots touched = new TouchedSlots();
   /** The rows of a result batch whose groups were {@link #touched}. */
   private final int[] keptRows = new int[BATCH_ROWS];
   /** The batch handed out: {@link #result}, or a view of its rows of touched groups. */

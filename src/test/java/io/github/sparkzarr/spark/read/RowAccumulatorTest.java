@@ -20,7 +20,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Grid rows added by {@link RowAccumulator#addRow} (a time-mean map over integers, packed or not)
  * give exactly what the element loop {@link Accumulator#addEach} gives with the same slots, for
  * every integer layout, rows longer than a block and starting anywhere, with nothing masked, one
- * masked value, two masked values, and packed values (their MIN and MAX too).
+ * masked value, two masked values, and packed values (their MIN and MAX too); and rows under a
+ * filter ({@link RowAccumulator#addRowKept}), where taken, what the element loop gives of the kept
+ * elements.
  */
 class RowAccumulatorTest {
   private static final int WIDTH = StoredIntegers.BLOCK + 301;
@@ -44,6 +46,8 @@ class RowAccumulatorTest {
         compare(() -> new ExtremeAccumulator(true, unpacked), c, unpacked, what + " MAX");
       } else {
         compare(IntSumAccumulator::new, c, DataTypes.LongType, what + " SUM");
+        compare(() -> new ExtremeAccumulator(false, DataTypes.LongType), c, DataTypes.LongType, what + " MIN");
+        compare(() -> new ExtremeAccumulator(true, DataTypes.LongType), c, DataTypes.LongType, what + " MAX");
       }
       compare(() -> new CountAccumulator(true), c, DataTypes.LongType, what + " COUNT(v)");
       compare(() -> new CountAccumulator(false), c, DataTypes.LongType, what + " COUNT(*)");
@@ -97,7 +101,10 @@ class RowAccumulatorTest {
     assertTrue(e.getMessage().contains("long overflow in SUM"), e.getMessage());
   }
 
-  /** Rows into slots from FIRST_SLOT by addRow and by addEach; the written results are the same bits. */
+  /**
+   * Rows into slots from FIRST_SLOT by addRow and by addEach, then, if the accumulator takes them,
+   * kept rows by addRowKept and the kept elements one by one; the written results are the same bits.
+   */
   private static void compare(Supplier<Accumulator> make, NumericChunk c, org.apache.spark.sql.types.DataType type,
       String what) {
     RowAccumulator byRow = (RowAccumulator) make.get();
@@ -116,6 +123,27 @@ class RowAccumulatorTest {
     // A row starting inside a block of the chunk, across a block boundary of the row loop.
     byRow.addRow(c, 17, WIDTH - 40, FIRST_SLOT + 5);
     byElement.addEach(c, 17, WIDTH - 40, slotOf, 5, 1);
+    assertSameResults(byElement, byRow, slots, type, what);
+    RowAccumulator keptRows = (RowAccumulator) make.get();
+    if (keptRows.addsRowKept(c)) {
+      Accumulator keptElements = make.get();
+      keptRows.ensure(slots);
+      keptElements.ensure(slots);
+      byte[] keep = SumAccumulatorTest.marks(new Random(3), ROWS * WIDTH);
+      for (int r = 0; r < ROWS; r++) {
+        keptRows.addRowKept(c, r * WIDTH, WIDTH, keep, FIRST_SLOT);
+        for (int j = 0; j < WIDTH; j++) {
+          if (keep[r * WIDTH + j] != 0) {
+            keptElements.add(c, r * WIDTH + j, 1, FIRST_SLOT + j);
+          }
+        }
+      }
+      assertSameResults(keptElements, keptRows, slots, type, what + " kept");
+    }
+  }
+
+  private static void assertSameResults(Accumulator byElement, Accumulator byRow, int slots,
+      org.apache.spark.sql.types.DataType type, String what) {
     OnHeapColumnVector expected = new OnHeapColumnVector(slots, type);
     OnHeapColumnVector got = new OnHeapColumnVector(slots, type);
     byElement.write(expected, 0, slots);
