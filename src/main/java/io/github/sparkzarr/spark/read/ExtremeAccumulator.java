@@ -315,10 +315,13 @@ final class ExtremeAccumulator implements RowAccumulator {
     }
   }
 
-  /** What {@link #addRow} takes by blocks or lanes: stored integers, or what {@link #rowInLanes} takes. */
+  /**
+   * Every chunk: stored integers by blocks, what {@link #rowInLanes} takes in lanes, the rest
+   * element by element in one loop (floats whose NaN is a value, say), not a call per element.
+   */
   @Override
   public boolean addsRowKept(NumericChunk chunk) {
-    return chunk != null && (readsStoredEach(chunk) || rowInLanes(chunk));
+    return chunk != null;
   }
 
   /**
@@ -339,7 +342,7 @@ final class ExtremeAccumulator implements RowAccumulator {
       addRowStored(chunk, from, n, keep, slot);
       return;
     }
-    for (int j = addLaneRow(chunk, from, n, keep, slot); j < n; j++) {
+    for (int j = rowInLanes(chunk) ? addLaneRow(chunk, from, n, keep, slot) : 0; j < n; j++) {
       if (keep[from + j] != 0) {
         addElement(chunk, from + j, slot + j);
       }
