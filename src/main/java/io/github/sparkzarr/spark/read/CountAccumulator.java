@@ -60,10 +60,6 @@ final class CountAccumulator implements RowAccumulator {
     }
   }
 
-  /**
-   * COUNT(variable) of small stored integers, counted by the kept sum's count, or of floats, by the
-   * kept sum's count of a {@link SumAccumulator}.
-   */
   /** The mask's matches counted in the planes ({@link StoredIntegers#count}). */
   @Override
   public boolean addsIntegerPlanes() {
@@ -89,20 +85,33 @@ final class CountAccumulator implements RowAccumulator {
     counts[slot] += stored.countKept(chunk, from, n, keep);
   }
 
-  /** COUNT(*), a variable with nothing missing, or floats a {@link SumAccumulator} counts by rows. */
+  /**
+   * COUNT(*), a variable with nothing missing, stored integers with one masked value, or floats a
+   * {@link SumAccumulator} counts by rows.
+   */
   @Override
   public boolean addsRowKept(NumericChunk chunk) {
-    return countsAll(chunk) || chunk.layout.isFloat() && floating.addsRowKept(chunk);
+    return countsAll(chunk) || chunk.storedIntegersReadable()
+        || chunk.layout.isFloat() && floating.addsRowKept(chunk);
   }
 
   @Override
   public void addRowKept(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
-    if (!countsAll(chunk)) {
+    if (countsAll(chunk)) {
+      for (int j = 0; j < n; j++) {
+        counts[slot + j] += keep[from + j];
+      }
+    } else if (chunk.layout.isFloat()) {
       floating.addRowKept(chunk, from, n, keep, slot);
-      return;
-    }
-    for (int j = 0; j < n; j++) {
-      counts[slot + j] += keep[from + j];
+    } else {
+      long skip = chunk.skippedValue; // one masked value: storedIntegersReadable
+      for (int start = 0; start < n; start += StoredIntegers.BLOCK) {
+        int m = Math.min(StoredIntegers.BLOCK, n - start);
+        long[] v = stored.widened(chunk, from + start, m);
+        for (int k = 0; k < m; k++) {
+          counts[slot + start + k] -= StoredIntegers.keptMask(v[k], skip) & -(long) keep[from + start + k];
+        }
+      }
     }
   }
 

@@ -129,7 +129,7 @@ final class SumAccumulator implements RowAccumulator {
   @Override
   public void addRow(NumericChunk chunk, int from, int n, int slot) {
     if (width == 1 && transform == null && chunk.unpacks && chunk.storedIntegersReadable()) {
-      addUnpackedRow(chunk, from, n, slot);
+      addUnpackedRow(chunk, from, n, null, slot);
       return;
     }
     int m = n & -LANES;
@@ -152,16 +152,29 @@ final class SumAccumulator implements RowAccumulator {
     }
   }
 
-  /** Floats in one sum per group, untransformed, at most one masked value besides NaN: see {@link #addRowKept}. */
+  /**
+   * One sum per group, untransformed: floats with at most one masked value besides NaN, and packed
+   * integers with at most one: see {@link #addRowKept}.
+   */
   @Override
   public boolean addsRowKept(NumericChunk chunk) {
-    return width == 1 && transform == null && !chunk.unpacks && chunk.plane == 0 && chunk.layout.isFloat()
-        && chunk.maskedValueCount() <= 1;
+    if (width != 1 || transform != null) {
+      return false;
+    }
+    return chunk.unpacks ? chunk.storedIntegersReadable()
+        : chunk.plane == 0 && chunk.layout.isFloat() && chunk.maskedValueCount() <= 1;
   }
 
-  /** In SIMD lanes, the dropped and missing elements added as -0.0 and not counted. */
+  /**
+   * Floats in SIMD lanes, the dropped and missing elements added as -0.0 and not counted; packed
+   * integers a widened block at a time.
+   */
   @Override
   public void addRowKept(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
+    if (chunk.unpacks) {
+      addUnpackedRow(chunk, from, n, keep, slot);
+      return;
+    }
     int m = n & -LANES;
     double skip = chunk.masksValues() ? chunk.maskedValue(0) : Double.NaN; // NaN equals nothing
     kernels.addRowSkipping(chunk, from, m, keep, sums, counts, slot, skip, chunk.maskNaN);
@@ -172,9 +185,12 @@ final class SumAccumulator implements RowAccumulator {
     }
   }
 
-  /** Element {@code j}, unpacked, into slot {@code slot + j} unless it stores the skipped value. */
-  private void addUnpackedRow(NumericChunk chunk, int from, int n, int slot) {
-    if (chunk.plane == 0 && chunk.elementSize() <= 2) {
+  /**
+   * Element {@code j}, unpacked, into slot {@code slot + j} unless it stores the skipped value or
+   * {@code keep} (unless null) marks it 0.
+   */
+  private void addUnpackedRow(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
+    if (keep == null && chunk.plane == 0 && chunk.elementSize() <= 2) {
       int m = n & -LANES;
       kernels.addUnpackedRow(chunk, from, m, sums, counts, slot);
       from += m;
@@ -188,7 +204,7 @@ final class SumAccumulator implements RowAccumulator {
       long[] v = stored.widened(chunk, from + start, m);
       int s = slot + start;
       for (int k = 0; k < m; k++) {
-        if (!skips || v[k] != skip) {
+        if ((!skips || v[k] != skip) && (keep == null || keep[from + start + k] != 0)) {
           sums[s + k] += chunk.unpack(v[k]);
           counts[s + k]++;
         }
