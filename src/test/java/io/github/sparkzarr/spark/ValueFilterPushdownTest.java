@@ -190,6 +190,14 @@ class ValueFilterPushdownTest extends SparkTestBase {
       // packed (CF-scaled) small integers' extremes by the marks of a filter on their unpacked values
       "SELECT min(p), max(p), count(*) FROM t WHERE p > 280",
       "SELECT max(e), count(e) FROM t WHERE e >= 100",
+      // comparisons of unpacked values marked on the stored integers (session 43): a negative
+      // scale in double arithmetic, equality with an unpacked value, and maps of kept rows
+      "SELECT sum(r), count(*), min(r), max(r) FROM t WHERE r < -1000.5",
+      "SELECT count(*), sum(r) FROM t WHERE r = 500010.0 OR r = -37.5",
+      "SELECT count(*), max(p) FROM t WHERE p = CAST(183.15 AS FLOAT) OR p <=> CAST(263.15 AS FLOAT)",
+      "SELECT y, x, avg(p), max(p), count(p), count(*) FROM t WHERE p > 280 GROUP BY y, x",
+      "SELECT y, x, max(r), count(r) FROM t WHERE r >= 0 GROUP BY y, x",
+      "SELECT y, x, max(w), min(u), count(u) FROM t WHERE w > 0 GROUP BY y, x",
       // counts alone: of a variable nothing masks, and of one with a masked value
       "SELECT count(b), count(u) FROM t WHERE b > 0",
       // a literal outside the stored range: the three-valued evaluation
