@@ -64,4 +64,10 @@ final class Marks {
     }
     return k;
   }
+
+  /** Marks {@code keep[at, at + 8)} as the eight low bits of a long, mark k in bit k. */
+  static long eightBits(byte[] keep, int at) {
+    // each mark is 0 or 1: the multiply moves byte k's bit to bit 56 + k, with no carry into them
+    return ((long) WORD.get(keep, at) * 0x0102040810204080L) >>> 56;
+  }
 }

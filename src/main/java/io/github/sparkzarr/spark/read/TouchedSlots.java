@@ -26,16 +26,19 @@ final class TouchedSlots {
       return;
     }
     grow(slot + n - 1);
-    int end = slot + n;
-    int j = at;
-    for (int s = slot; s < end; ) {
-      int w = s >>> 6;
-      int stop = Math.min(end, (w + 1) << 6);
-      long bits = 0;
-      for (; s < stop; s++, j++) {
-        bits |= (long) keep[j] << s; // the shift takes s modulo 64
+    int j = 0;
+    for (; j + 8 <= n; j += 8) {
+      long bits = Marks.eightBits(keep, at + j);
+      int p = slot + j;
+      int shift = p & 63;
+      words[p >>> 6] |= bits << shift;
+      if (shift > 56) {
+        words[(p >>> 6) + 1] |= bits >>> (64 - shift); // the eight straddle two words
       }
-      words[w] |= bits;
+    }
+    for (; j < n; j++) {
+      int p = slot + j;
+      words[p >>> 6] |= (long) keep[at + j] << p; // the shift takes p modulo 64
     }
   }
 
