@@ -296,8 +296,8 @@ final class ChunkFeeder implements BlockSink {
       return;
     }
     if (cellOffsets == null && lastStride != 0 && addsRowsByMarks && consecutive(group + done * lastStride, n)) {
-      // a row of a map, each element its own group: added by the marks in SIMD lanes, not one
-      // call per kept element
+      // a row of a map, each element its own group: added by the marks a row at a time (SIMD
+      // lanes, widened blocks), not one call per kept element
       int slot = slotOf[group + done * lastStride];
       touched.setKept(keep, at, n, slot);
       for (Accumulator a : accumulators) {
