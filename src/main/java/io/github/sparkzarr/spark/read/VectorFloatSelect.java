@@ -41,7 +41,8 @@ final class VectorFloatSelect implements FloatSelect {
 
   // The lanes kept: each outcome's comparison, and-ed with an all-true or all-false mask of
   // whether the filter keeps that outcome. Written out in each loop, not in a helper taking
-  // vectors: see ShuffledPlanes on vector objects across method boundaries.
+  // vectors: see ShuffledPlanes on vector objects across method boundaries. No andNot: see
+  // VectorIntegerSelect.
 
   /** A literal float32 holds compares with float32 elements as with them widened to double. */
   private static int floats(NumericChunk chunk, int n, int outcomes, float literal, boolean nanKept, boolean skips,
@@ -52,7 +53,7 @@ final class VectorFloatSelect implements FloatSelect {
     VectorMask<Float> equal = F8.maskAll((outcomes & 2) != 0);
     VectorMask<Float> above = F8.maskAll((outcomes & 4) != 0);
     VectorMask<Float> nan = F8.maskAll(nanKept);
-    VectorMask<Float> skipping = F8.maskAll(skips);
+    VectorMask<Float> unskipped = F8.maskAll(!skips); // all true when nothing is skipped
     int kept = 0;
     for (int i = 0; i < n; i += 8) {
       FloatVector x = FloatVector.fromByteArray(F8, chunk.bytes, chunk.offset + 4 * i, LE);
@@ -60,7 +61,7 @@ final class VectorFloatSelect implements FloatSelect {
           .or(x.compare(VectorOperators.EQ, lit).and(equal))
           .or(x.compare(VectorOperators.GT, lit).and(above))
           .or(x.test(VectorOperators.IS_NAN).and(nan))
-          .andNot(x.compare(VectorOperators.EQ, masked).and(skipping));
+          .and(x.compare(VectorOperators.NE, masked).or(unskipped));
       // 1 or 0 per lane as bytes: storing a mask to a boolean array is 2-3x slower (JDK 17).
       ((ByteVector) INT_ZERO.blend(INT_ONE, k.cast(I8)).convertShape(VectorOperators.I2B, B8, 0)).intoArray(keep, i);
       kept += k.trueCount();
@@ -77,7 +78,7 @@ final class VectorFloatSelect implements FloatSelect {
     VectorMask<Double> equal = D4.maskAll((outcomes & 2) != 0);
     VectorMask<Double> above = D4.maskAll((outcomes & 4) != 0);
     VectorMask<Double> nan = D4.maskAll(nanKept);
-    VectorMask<Double> skipping = D4.maskAll(skips);
+    VectorMask<Double> unskipped = D4.maskAll(!skips); // all true when nothing is skipped
     int kept = 0;
     for (int i = 0; i < n; i += 8) {
       int at = chunk.offset + 8 * i;
@@ -87,12 +88,12 @@ final class VectorFloatSelect implements FloatSelect {
           .or(x.compare(VectorOperators.EQ, lit).and(equal))
           .or(x.compare(VectorOperators.GT, lit).and(above))
           .or(x.test(VectorOperators.IS_NAN).and(nan))
-          .andNot(x.compare(VectorOperators.EQ, masked).and(skipping));
+          .and(x.compare(VectorOperators.NE, masked).or(unskipped));
       VectorMask<Double> high = y.compare(VectorOperators.LT, lit).and(below)
           .or(y.compare(VectorOperators.EQ, lit).and(equal))
           .or(y.compare(VectorOperators.GT, lit).and(above))
           .or(y.test(VectorOperators.IS_NAN).and(nan))
-          .andNot(y.compare(VectorOperators.EQ, masked).and(skipping));
+          .and(y.compare(VectorOperators.NE, masked).or(unskipped));
       IntVector lows = (IntVector) LONG_ZERO.blend(LONG_ONE, low.cast(L4)).convertShape(VectorOperators.L2I, I8, 0);
       IntVector highs = (IntVector) LONG_ZERO.blend(LONG_ONE, high.cast(L4)).convertShape(VectorOperators.L2I, I8, -1);
       ((ByteVector) lows.or(highs).convertShape(VectorOperators.I2B, B8, 0)).intoArray(keep, i);

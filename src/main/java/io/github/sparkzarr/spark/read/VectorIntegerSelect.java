@@ -39,7 +39,11 @@ final class VectorIntegerSelect implements IntegerSelect {
   }
 
   // Each outcome's comparison is and-ed with an all-true or all-false mask of whether the filter
-  // keeps it; written out in each loop, not in a helper taking vectors (see ShuffledPlanes).
+  // keeps it; written out in each loop, not in a helper taking vectors (see ShuffledPlanes). The
+  // masked value is left out by and-ing "not equal to it, or nothing skipped", not by andNot:
+  // andNot calls not() through VectorMask, a call whose profile every mask type shares, and once
+  // C2 saw several it did not inline it, and the masks became objects allocated on every step
+  // (the int16 loop, in a JVM that had run the sixteen variant layouts: docs/benchmarks.md).
 
   private static int bytes(NumericChunk c, int n, int outcomes, long literal, boolean skips, long skipped,
       byte[] keep) {
@@ -49,7 +53,7 @@ final class VectorIntegerSelect implements IntegerSelect {
     VectorMask<Byte> less = B32.maskAll((outcomes & 1) != 0);
     VectorMask<Byte> equal = B32.maskAll((outcomes & 2) != 0);
     VectorMask<Byte> greater = B32.maskAll((outcomes & 4) != 0);
-    VectorMask<Byte> skipping = B32.maskAll(skips);
+    VectorMask<Byte> unskipped = B32.maskAll(!skips); // all true when nothing is skipped
     ByteVector zero = ByteVector.zero(B32);
     int kept = 0;
     for (int i = 0; i < n; i += 32) {
@@ -57,7 +61,7 @@ final class VectorIntegerSelect implements IntegerSelect {
       ByteVector e = raw.lanewise(VectorOperators.XOR, flip);
       VectorMask<Byte> k = e.lt(lit).and(less).or(e.eq(lit).and(equal))
           .or(e.compare(VectorOperators.GT, lit).and(greater))
-          .andNot(raw.eq(skip).and(skipping));
+          .and(raw.compare(VectorOperators.NE, skip).or(unskipped));
       zero.blend((byte) 1, k).intoArray(keep, i);
       kept += k.trueCount();
     }
@@ -72,7 +76,7 @@ final class VectorIntegerSelect implements IntegerSelect {
     VectorMask<Short> less = S16.maskAll((outcomes & 1) != 0);
     VectorMask<Short> equal = S16.maskAll((outcomes & 2) != 0);
     VectorMask<Short> greater = S16.maskAll((outcomes & 4) != 0);
-    VectorMask<Short> skipping = S16.maskAll(skips);
+    VectorMask<Short> unskipped = S16.maskAll(!skips); // all true when nothing is skipped
     ShortVector zero = ShortVector.zero(S16);
     int kept = 0;
     for (int i = 0; i < n; i += 16) {
@@ -80,7 +84,7 @@ final class VectorIntegerSelect implements IntegerSelect {
       ShortVector e = raw.lanewise(VectorOperators.XOR, flip);
       VectorMask<Short> k = e.lt(lit).and(less).or(e.eq(lit).and(equal))
           .or(e.compare(VectorOperators.GT, lit).and(greater))
-          .andNot(raw.eq(skip).and(skipping));
+          .and(raw.compare(VectorOperators.NE, skip).or(unskipped));
       zero.blend((short) 1, k).convertShape(VectorOperators.S2B, B16, 0).reinterpretAsBytes().intoArray(keep, i);
       kept += k.trueCount();
     }
@@ -95,7 +99,7 @@ final class VectorIntegerSelect implements IntegerSelect {
     VectorMask<Integer> less = I8.maskAll((outcomes & 1) != 0);
     VectorMask<Integer> equal = I8.maskAll((outcomes & 2) != 0);
     VectorMask<Integer> greater = I8.maskAll((outcomes & 4) != 0);
-    VectorMask<Integer> skipping = I8.maskAll(skips);
+    VectorMask<Integer> unskipped = I8.maskAll(!skips); // all true when nothing is skipped
     IntVector zero = IntVector.zero(I8);
     int kept = 0;
     for (int i = 0; i < n; i += 8) {
@@ -103,7 +107,7 @@ final class VectorIntegerSelect implements IntegerSelect {
       IntVector e = raw.lanewise(VectorOperators.XOR, flip);
       VectorMask<Integer> k = e.lt(lit).and(less).or(e.eq(lit).and(equal))
           .or(e.compare(VectorOperators.GT, lit).and(greater))
-          .andNot(raw.eq(skip).and(skipping));
+          .and(raw.compare(VectorOperators.NE, skip).or(unskipped));
       zero.blend(1, k).convertShape(VectorOperators.I2B, B8, 0).reinterpretAsBytes().intoArray(keep, i);
       kept += k.trueCount();
     }
@@ -116,7 +120,7 @@ final class VectorIntegerSelect implements IntegerSelect {
     VectorMask<Long> less = L4.maskAll((outcomes & 1) != 0);
     VectorMask<Long> equal = L4.maskAll((outcomes & 2) != 0);
     VectorMask<Long> greater = L4.maskAll((outcomes & 4) != 0);
-    VectorMask<Long> skipping = L4.maskAll(skips);
+    VectorMask<Long> unskipped = L4.maskAll(!skips); // all true when nothing is skipped
     LongVector zero = LongVector.zero(L4);
     int kept = 0;
     for (int i = 0; i < n; i += 8) {
@@ -125,10 +129,10 @@ final class VectorIntegerSelect implements IntegerSelect {
       LongVector y = LongVector.fromByteArray(L4, c.bytes, at + 32, LE);
       VectorMask<Long> low = x.lt(literal).and(less).or(x.eq(literal).and(equal))
           .or(x.compare(VectorOperators.GT, literal).and(greater))
-          .andNot(x.eq(skipped).and(skipping));
+          .and(x.compare(VectorOperators.NE, skipped).or(unskipped));
       VectorMask<Long> high = y.lt(literal).and(less).or(y.eq(literal).and(equal))
           .or(y.compare(VectorOperators.GT, literal).and(greater))
-          .andNot(y.eq(skipped).and(skipping));
+          .and(y.compare(VectorOperators.NE, skipped).or(unskipped));
       IntVector lows = (IntVector) zero.blend(1, low).convertShape(VectorOperators.L2I, I8, 0);
       IntVector highs = (IntVector) zero.blend(1, high).convertShape(VectorOperators.L2I, I8, -1);
       ((ByteVector) lows.or(highs).convertShape(VectorOperators.I2B, B8, 0)).intoArray(keep, i);
