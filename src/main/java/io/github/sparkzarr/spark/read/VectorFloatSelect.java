@@ -1,5 +1,8 @@
 package io.github.sparkzarr.spark.read;
 
+import io.github.sparkzarr.zarr.codec.Kernels;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.DoubleVector;
@@ -23,6 +26,11 @@ final class VectorFloatSelect implements FloatSelect {
   private static final LongVector LONG_ONE = LongVector.broadcast(L4, 1);
   private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
+  // Each loop is called through a handle so that C2 compiles it on its own (see Kernels); not
+  // final, so no constants to C2.
+  private static MethodHandle floats = Kernels.find(MethodHandles.lookup(), "floats");
+  private static MethodHandle doubles = Kernels.find(MethodHandles.lookup(), "doubles");
+
   @Override
   public int select(NumericChunk chunk, int n, int outcomes, double literal, boolean nanKept, double skip,
       byte[] keep) {
@@ -34,8 +42,13 @@ final class VectorFloatSelect implements FloatSelect {
     // A masked value float32 cannot hold matches no float32 element.
     boolean skips = !Double.isNaN(skip) && (!float32 || (float) skip == skip);
     int body = n - n % 8;
-    int kept = float32 ? floats(chunk, body, outcomes, (float) literal, nanKept, skips, (float) skip, keep)
-        : doubles(chunk, body, outcomes, literal, nanKept, skips, skip, keep);
+    int kept;
+    try {
+      kept = float32 ? (int) floats.invokeExact(chunk, body, outcomes, (float) literal, nanKept, skips, (float) skip, keep)
+          : (int) doubles.invokeExact(chunk, body, outcomes, literal, nanKept, skips, skip, keep);
+    } catch (Throwable t) {
+      throw Kernels.unchecked(t);
+    }
     return kept + FloatSelect.Scalar.range(chunk, body, n, outcomes, literal, nanKept, skip, keep);
   }
 

@@ -1,5 +1,8 @@
 package io.github.sparkzarr.spark.read;
 
+import io.github.sparkzarr.zarr.codec.Kernels;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.IntVector;
@@ -23,18 +26,30 @@ final class VectorIntegerSelect implements IntegerSelect {
   private static final VectorSpecies<Long> L4 = LongVector.SPECIES_256;
   private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
+  // Each loop is called through a handle so that C2 compiles it on its own (see Kernels); not
+  // final, so no constants to C2.
+  private static MethodHandle bytes = Kernels.find(MethodHandles.lookup(), "bytes");
+  private static MethodHandle shorts = Kernels.find(MethodHandles.lookup(), "shorts");
+  private static MethodHandle ints = Kernels.find(MethodHandles.lookup(), "ints");
+  private static MethodHandle longs = Kernels.find(MethodHandles.lookup(), "longs");
+
   @Override
   public int select(NumericChunk chunk, int n, int outcomes, long literal, boolean skips, long skipped,
       byte[] keep) {
     int size = chunk.elementSize();
     int lanes = size == 1 ? 32 : size == 2 ? 16 : 8;
     int body = n - n % lanes;
-    int kept = switch (size) {
-      case 1 -> bytes(chunk, body, outcomes, literal, skips, skipped, keep);
-      case 2 -> shorts(chunk, body, outcomes, literal, skips, skipped, keep);
-      case 4 -> ints(chunk, body, outcomes, literal, skips, skipped, keep);
-      default -> longs(chunk, body, outcomes, literal, skips, skipped, keep);
-    };
+    int kept;
+    try {
+      kept = switch (size) {
+        case 1 -> (int) bytes.invokeExact(chunk, body, outcomes, literal, skips, skipped, keep);
+        case 2 -> (int) shorts.invokeExact(chunk, body, outcomes, literal, skips, skipped, keep);
+        case 4 -> (int) ints.invokeExact(chunk, body, outcomes, literal, skips, skipped, keep);
+        default -> (int) longs.invokeExact(chunk, body, outcomes, literal, skips, skipped, keep);
+      };
+    } catch (Throwable t) {
+      throw Kernels.unchecked(t);
+    }
     return kept + IntegerSelect.Scalar.range(chunk, body, n, outcomes, literal, skips, skipped, keep);
   }
 

@@ -1,5 +1,8 @@
 package io.github.sparkzarr.spark.read;
 
+import io.github.sparkzarr.zarr.codec.Kernels;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorMask;
@@ -17,6 +20,10 @@ final class VectorIntegerStates implements IntegerStates {
   /** Where a block is narrowed to ints; one per thread, as readers run on many. */
   private static final ThreadLocal<int[]> NARROWED = ThreadLocal.withInitial(() -> new int[ValueFilter.PIECE]);
 
+  // The loop is called through a handle so that C2 compiles it on its own (see Kernels); not
+  // final, so no constant to C2.
+  private static MethodHandle narrowed = Kernels.find(MethodHandles.lookup(), "narrowed");
+
   @Override
   public void states(long[] x, int m, long literal, int outcomes, boolean skips, long skipped, byte atSkip,
       byte[] out) {
@@ -28,29 +35,35 @@ final class VectorIntegerStates implements IntegerStates {
     for (int i = 0; i < m; i++) {
       v[i] = (int) x[i];
     }
+    int body = m - m % 8;
+    try {
+      narrowed.invokeExact(v, body, (int) literal, outcomes, skips, (int) skipped, atSkip, out);
+    } catch (Throwable t) {
+      throw Kernels.unchecked(t);
+    }
+    IntegerStates.Scalar.range(x, body, m, literal, outcomes, skips, skipped, atSkip, out);
+  }
+
+  /**
+   * The states of {@code v[0, n)}, {@code n} a multiple of 8. Each outcome's comparison is and-ed
+   * with an all-true or all-false mask of whether the filter keeps it, and the masked value's with
+   * whether one is: a mask chosen by a branch would be a heap object (see VectorIntegerSelect).
+   */
+  private static void narrowed(int[] v, int n, int literal, int outcomes, boolean skips, int skipped, byte atSkip,
+      byte[] out) {
+    VectorMask<Integer> less = I8.maskAll((outcomes & 1) != 0);
+    VectorMask<Integer> equal = I8.maskAll((outcomes & 2) != 0);
+    VectorMask<Integer> greater = I8.maskAll((outcomes & 4) != 0);
+    VectorMask<Integer> skipping = I8.maskAll(skips);
     IntVector zero = IntVector.zero(I8);
     IntVector one = IntVector.broadcast(I8, 1);
     IntVector skipState = IntVector.broadcast(I8, atSkip);
-    int lit = (int) literal;
-    int body = m - m % 8;
-    for (int i = 0; i < body; i += 8) {
+    for (int i = 0; i < n; i += 8) {
       IntVector e = IntVector.fromArray(I8, v, i);
-      VectorMask<Integer> k = e.lt(lit);
-      if ((outcomes & 1) == 0) {
-        k = k.andNot(k);
-      }
-      if ((outcomes & 2) != 0) {
-        k = k.or(e.eq(lit));
-      }
-      if ((outcomes & 4) != 0) {
-        k = k.or(e.compare(VectorOperators.GT, lit));
-      }
-      IntVector states = zero.blend(one, k);
-      if (skips) {
-        states = states.blend(skipState, e.eq((int) skipped));
-      }
+      VectorMask<Integer> k = e.lt(literal).and(less).or(e.eq(literal).and(equal))
+          .or(e.compare(VectorOperators.GT, literal).and(greater));
+      IntVector states = zero.blend(one, k).blend(skipState, e.eq(skipped).and(skipping));
       ((ByteVector) states.convertShape(VectorOperators.I2B, B8, 0)).intoArray(out, i);
     }
-    IntegerStates.Scalar.range(x, body, m, literal, outcomes, skips, skipped, atSkip, out);
   }
 }

@@ -1,5 +1,8 @@
 package io.github.sparkzarr.spark.read;
 
+import io.github.sparkzarr.zarr.codec.Kernels;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.DoubleVector;
@@ -29,18 +32,42 @@ final class VectorLaneExtremes implements LaneExtremes {
   private static final VectorSpecies<Byte> B8 = ByteVector.SPECIES_64;
   private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
+  // The loops over runs, each called through a handle so that C2 compiles it on its own (see
+  // Kernels); not final, so no constants to C2. The rows of maps are called directly: a row is short.
+  private static MethodHandle floatsBoth = Kernels.find(MethodHandles.lookup(), "floatsBoth");
+  private static MethodHandle doublesBoth = Kernels.find(MethodHandles.lookup(), "doublesBoth");
+  private static MethodHandle ints = Kernels.find(MethodHandles.lookup(), "ints");
+  private static MethodHandle longs = Kernels.find(MethodHandles.lookup(), "longs");
+  private static MethodHandle byteRun = Kernels.find(MethodHandles.lookup(), "byteRun");
+  private static MethodHandle shortRun = Kernels.find(MethodHandles.lookup(), "shortRun");
+  private static MethodHandle intRun = Kernels.find(MethodHandles.lookup(), "intRun");
+  private static MethodHandle longRun = Kernels.find(MethodHandles.lookup(), "longRun");
+  private static MethodHandle byteExtremes = Kernels.find(MethodHandles.lookup(), "byteExtremes");
+  private static MethodHandle shortExtremes = Kernels.find(MethodHandles.lookup(), "shortExtremes");
+  private static MethodHandle intExtremes = Kernels.find(MethodHandles.lookup(), "intExtremes");
+  private static MethodHandle longExtremes = Kernels.find(MethodHandles.lookup(), "longExtremes");
+
   @Override
   public void extremes(NumericChunk c, int i, int n, double skip, byte[] keep, double[] both, int[] left) {
-    if (c.layout == NumericChunk.Layout.FLOAT32) {
-      floatsBoth(c, i, n, skip, keep, both, left);
-    } else {
-      doublesBoth(c, i, n, skip, keep, both, left);
+    try {
+      if (c.layout == NumericChunk.Layout.FLOAT32) {
+        floatsBoth.invokeExact(c, i, n, skip, keep, both, left);
+      } else {
+        doublesBoth.invokeExact(c, i, n, skip, keep, both, left);
+      }
+    } catch (Throwable t) {
+      throw Kernels.unchecked(t);
     }
   }
 
   @Override
   public long integralExtreme(NumericChunk c, int i, int n, boolean max) {
-    return c.layout == NumericChunk.Layout.INT32 ? ints(c, i, n, max) : longs(c, i, n, max);
+    try {
+      return c.layout == NumericChunk.Layout.INT32 ? (long) ints.invokeExact(c, i, n, max)
+          : (long) longs.invokeExact(c, i, n, max);
+    } catch (Throwable t) {
+      throw Kernels.unchecked(t);
+    }
   }
 
   /**
@@ -62,11 +89,15 @@ final class VectorLaneExtremes implements LaneExtremes {
       long flip = unsigned ? 1L << (bits - 1) : 0;
       // in the lanes' signed order, sign-extended as their reductions are
       long skip = ((c.skippedValue ^ flip) << (64 - bits)) >> (64 - bits);
-      switch (bits) {
-        case 8 -> byteRun(c, i, n, (byte) flip, (byte) skip, out);
-        case 16 -> shortRun(c, i, n, (short) flip, (short) skip, out);
-        case 32 -> intRun(c, i, n, (int) flip, (int) skip, out);
-        default -> longRun(c, i, n, skip, out);
+      try {
+        switch (bits) {
+          case 8 -> byteRun.invokeExact(c, i, n, (byte) flip, (byte) skip, out);
+          case 16 -> shortRun.invokeExact(c, i, n, (short) flip, (short) skip, out);
+          case 32 -> intRun.invokeExact(c, i, n, (int) flip, (int) skip, out);
+          default -> longRun.invokeExact(c, i, n, skip, out);
+        }
+      } catch (Throwable e) {
+        throw Kernels.unchecked(e);
       }
       leaveOut(out, skips, skip);
       if (out[2] > 0) {
@@ -76,13 +107,17 @@ final class VectorLaneExtremes implements LaneExtremes {
       return;
     }
     // a filter's marks (never null here): each loop ors them into its masks unconditionally
-    long left = switch (bits) {
-      case 8 -> byteExtremes(c, i, n, unsigned, skips, keep, out);
-      case 16 -> shortExtremes(c, i, n, unsigned, skips, keep, out);
-      case 32 -> intExtremes(c, i, n, unsigned, skips, keep, out);
-      default -> longExtremes(c, i, n, skips, keep, out);
-    };
-    out[2] = n - left;
+    try {
+      long left = switch (bits) {
+        case 8 -> (long) byteExtremes.invokeExact(c, i, n, unsigned, skips, keep, out);
+        case 16 -> (long) shortExtremes.invokeExact(c, i, n, unsigned, skips, keep, out);
+        case 32 -> (long) intExtremes.invokeExact(c, i, n, unsigned, skips, keep, out);
+        default -> (long) longExtremes.invokeExact(c, i, n, skips, keep, out);
+      };
+      out[2] = n - left;
+    } catch (Throwable e) {
+      throw Kernels.unchecked(e);
+    }
   }
 
   /**

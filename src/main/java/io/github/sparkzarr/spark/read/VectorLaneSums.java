@@ -1,6 +1,9 @@
 package io.github.sparkzarr.spark.read;
 
+import io.github.sparkzarr.zarr.codec.Kernels;
 import io.github.sparkzarr.zarr.codec.blosc.VectorByteTranspose;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.DoubleVector;
@@ -34,8 +37,136 @@ final class VectorLaneSums implements LaneSums {
   private static final VectorSpecies<Byte> B32 = ByteVector.SPECIES_256;
   private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
+  // The loops over runs, each called through a handle so that C2 compiles it on its own (see
+  // Kernels); not final, so no constants to C2. The rows of maps are called directly: a row is short.
+  private static MethodHandle floats = Kernels.find(MethodHandles.lookup(), "floats");
+  private static MethodHandle doubles = Kernels.find(MethodHandles.lookup(), "doubles");
+  private static MethodHandle shuffledFloats = Kernels.find(MethodHandles.lookup(), "shuffledFloats");
+  private static MethodHandle shuffledDoubles = Kernels.find(MethodHandles.lookup(), "shuffledDoubles");
+  private static MethodHandle floatsSkipping = Kernels.find(MethodHandles.lookup(), "floatsSkipping");
+  private static MethodHandle doublesSkipping = Kernels.find(MethodHandles.lookup(), "doublesSkipping");
+  private static MethodHandle transformed = Kernels.find(MethodHandles.lookup(), "transformed");
+  private static MethodHandle unpackedSmall = Kernels.find(MethodHandles.lookup(), "unpackedSmall");
+  private static MethodHandle sumNarrow = Kernels.find(MethodHandles.lookup(), "sumNarrow");
+  private static MethodHandle sumInts = Kernels.find(MethodHandles.lookup(), "sumInts");
+  private static MethodHandle longSum = Kernels.find(MethodHandles.lookup(), "longSum");
+  private static MethodHandle planeSum = Kernels.find(MethodHandles.lookup(), "planeSum");
+  private static MethodHandle matchesInPlanes = Kernels.find(MethodHandles.lookup(), "matchesInPlanes");
+
   @Override
   public void addFloats(byte[] b, int offset, int n, double[] sums, int at) {
+    try {
+      floats.invokeExact(b, offset, n, sums, at);
+    } catch (Throwable t) {
+      throw Kernels.unchecked(t);
+    }
+  }
+
+  @Override
+  public void addDoubles(byte[] b, int offset, int n, double[] sums, int at) {
+    try {
+      doubles.invokeExact(b, offset, n, sums, at);
+    } catch (Throwable t) {
+      throw Kernels.unchecked(t);
+    }
+  }
+
+  @Override
+  public void addShuffledFloats(byte[] b, int offset, int plane, int n, double[] sums, int at) {
+    try {
+      shuffledFloats.invokeExact(b, offset, plane, n, sums, at);
+    } catch (Throwable t) {
+      throw Kernels.unchecked(t);
+    }
+  }
+
+  @Override
+  public void addShuffledDoubles(byte[] b, int offset, int plane, int n, double[] sums, int at) {
+    try {
+      shuffledDoubles.invokeExact(b, offset, plane, n, sums, at);
+    } catch (Throwable t) {
+      throw Kernels.unchecked(t);
+    }
+  }
+
+  @Override
+  public int addSkipping(NumericChunk c, int i, int m, byte[] keep, double[] sums, int at, double skip,
+      boolean nan) {
+    try {
+      if (c.layout != NumericChunk.Layout.FLOAT32) {
+        return (int) doublesSkipping.invokeExact(c, i, m, keep, sums, at, skip, nan);
+      }
+      float f = (float) skip;
+      boolean value = f == skip; // else no float32 equals it (NaN never does)
+      if (!value && !nan && keep == null) {
+        add(c, i, m, sums, at);
+        return 0;
+      }
+      return (int) floatsSkipping.invokeExact(c, i, m, keep, sums, at, value ? f : Float.NaN, nan);
+    } catch (Throwable t) {
+      throw Kernels.unchecked(t);
+    }
+  }
+
+  @Override
+  public void addTransformed(NumericChunk c, int i, int m, double[] sums, int at, ValueTransform t) {
+    try {
+      transformed.invokeExact(c, i, m, sums, at, t);
+    } catch (Throwable e) {
+      throw Kernels.unchecked(e);
+    }
+  }
+
+  @Override
+  public int addUnpackedSmall(NumericChunk c, int i, int m, double[] sums, int at) {
+    try {
+      return (int) unpackedSmall.invokeExact(c, i, m, sums, at);
+    } catch (Throwable t) {
+      throw Kernels.unchecked(t);
+    }
+  }
+
+  @Override
+  public void sumSmall(NumericChunk c, int i, int m, byte[] keep, long[] out) {
+    try {
+      if (c.elementSize() == 4) {
+        sumInts.invokeExact(c, i, m, keep, out);
+      } else {
+        sumNarrow.invokeExact(c, i, m, keep, out);
+      }
+    } catch (Throwable t) {
+      throw Kernels.unchecked(t);
+    }
+  }
+
+  @Override
+  public boolean sumLongs(NumericChunk c, int i, int m, byte[] keep, long[] out) {
+    try {
+      return (boolean) longSum.invokeExact(c, i, m, keep, out);
+    } catch (Throwable t) {
+      throw Kernels.unchecked(t);
+    }
+  }
+
+  @Override
+  public boolean sumPlanes(NumericChunk c, int i, int m, long[] out) {
+    try {
+      return (boolean) planeSum.invokeExact(c, i, m, out);
+    } catch (Throwable t) {
+      throw Kernels.unchecked(t);
+    }
+  }
+
+  @Override
+  public long planeMatches(NumericChunk c, int i, int m, long value) {
+    try {
+      return (long) matchesInPlanes.invokeExact(c, i, m, value);
+    } catch (Throwable t) {
+      throw Kernels.unchecked(t);
+    }
+  }
+
+  private static void floats(byte[] b, int offset, int n, double[] sums, int at) {
     DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
     DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
     for (int j = 0; j < n; j += LANES) {
@@ -47,45 +178,41 @@ final class VectorLaneSums implements LaneSums {
     hi.intoArray(sums, at + 4);
   }
 
-  @Override
-  public int addSkipping(NumericChunk c, int i, int m, byte[] keep, double[] sums, int at, double skip,
+  /** {@link #addSkipping} of float32, {@code missing} the skipped value as a float (NaN for none). */
+  private static int floatsSkipping(NumericChunk c, int i, int m, byte[] keep, double[] sums, int at, float missing,
       boolean nan) {
-    if (c.layout == NumericChunk.Layout.FLOAT32) {
-      float f = (float) skip;
-      boolean value = f == skip; // else no float32 equals it (NaN never does)
-      if (!value && !nan && keep == null) {
-        add(c, i, m, sums, at);
-        return 0;
+    VectorMask<Float> nanMissing = F8.maskAll(nan);
+    DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
+    DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
+    FloatVector skipped = FloatVector.zero(F8);
+    FloatVector allKept = FloatVector.broadcast(F8, 1f);
+    int[] words = new int[LANES];
+    for (int j = 0; j < m; j += LANES) {
+      FloatVector v;
+      if (c.plane == 0) {
+        v = FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * (i + j), LE);
+      } else {
+        ShuffledPlanes.ints(c.bytes, c.offset + i + j, c.plane, words);
+        v = IntVector.fromArray(I8, words, 0).reinterpretAsFloats();
       }
-      float missing = value ? f : Float.NaN;
-      VectorMask<Float> nanMissing = F8.maskAll(nan);
-      DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
-      DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
-      FloatVector skipped = FloatVector.zero(F8);
-      FloatVector allKept = FloatVector.broadcast(F8, 1f);
-      int[] words = new int[LANES];
-      for (int j = 0; j < m; j += LANES) {
-        FloatVector v;
-        if (c.plane == 0) {
-          v = FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * (i + j), LE);
-        } else {
-          ShuffledPlanes.ints(c.bytes, c.offset + i + j, c.plane, words);
-          v = IntVector.fromArray(I8, words, 0).reinterpretAsFloats();
-        }
-        // a filter's marks of the same elements: dropped ones are left out like masked ones
-        FloatVector marks = keep == null ? allKept
-            : (FloatVector) ByteVector.fromArray(B8, keep, i + j).convertShape(VectorOperators.B2F, F8, 0);
-        VectorMask<Float> miss = v.eq(missing).or(v.compare(VectorOperators.NE, v).and(nanMissing))
-            .or(marks.eq(0f));
-        v = v.blend(-0.0f, miss);
-        skipped = skipped.add(1f, miss);
-        lo = lo.add(v.convertShape(VectorOperators.F2D, D4, 0));
-        hi = hi.add(v.convertShape(VectorOperators.F2D, D4, 1));
-      }
-      lo.intoArray(sums, at);
-      hi.intoArray(sums, at + 4);
-      return (int) skipped.reduceLanes(VectorOperators.ADD);
+      // a filter's marks of the same elements: dropped ones are left out like masked ones
+      FloatVector marks = keep == null ? allKept
+          : (FloatVector) ByteVector.fromArray(B8, keep, i + j).convertShape(VectorOperators.B2F, F8, 0);
+      VectorMask<Float> miss = v.eq(missing).or(v.compare(VectorOperators.NE, v).and(nanMissing))
+          .or(marks.eq(0f));
+      v = v.blend(-0.0f, miss);
+      skipped = skipped.add(1f, miss);
+      lo = lo.add(v.convertShape(VectorOperators.F2D, D4, 0));
+      hi = hi.add(v.convertShape(VectorOperators.F2D, D4, 1));
     }
+    lo.intoArray(sums, at);
+    hi.intoArray(sums, at + 4);
+    return (int) skipped.reduceLanes(VectorOperators.ADD);
+  }
+
+  /** {@link #addSkipping} of float64. */
+  private static int doublesSkipping(NumericChunk c, int i, int m, byte[] keep, double[] sums, int at, double skip,
+      boolean nan) {
     DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
     DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
     DoubleVector skipped = DoubleVector.zero(D4);
@@ -121,8 +248,7 @@ final class VectorLaneSums implements LaneSums {
    * float32 arithmetic the unpacking is one float multiply and one float add, each rounded, as the
    * scalar {@code (float) raw * (float) scale + (float) offset}; in double, on the widened doubles.
    */
-  @Override
-  public int addUnpackedSmall(NumericChunk c, int i, int m, double[] sums, int at) {
+  private static int unpackedSmall(NumericChunk c, int i, int m, double[] sums, int at) {
     DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
     DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
     float skip = c.skipsOneValue ? (float) c.skippedValue : Float.NaN; // NaN equals nothing: no skip
@@ -257,12 +383,8 @@ final class VectorLaneSums implements LaneSums {
   /** Vectors added in int lanes before they go to the long: 2^14 × 65,535 fits an int. */
   private static final int INT_ROUNDS = 1 << 14;
 
-  @Override
-  public void sumSmall(NumericChunk c, int i, int m, byte[] keep, long[] out) {
-    if (c.elementSize() == 4) {
-      sumInts(c, i, m, keep, out);
-      return;
-    }
+  /** {@link #sumSmall} of 1- and 2-byte integers. */
+  private static void sumNarrow(NumericChunk c, int i, int m, byte[] keep, long[] out) {
     // a masked value no element can hold (outside an int) masks nothing
     boolean skips = c.skipsOneValue && c.skippedValue == (int) c.skippedValue;
     VectorMask<Integer> skipping = I8.maskAll(skips);
@@ -330,8 +452,7 @@ final class VectorLaneSums implements LaneSums {
    * both addends' signs, and those sign bits are gathered in one vector, so the loop has no branch.
    * Masked and dropped elements become 0 in their lanes.
    */
-  @Override
-  public boolean sumLongs(NumericChunk c, int i, int m, byte[] keep, long[] out) {
+  private static boolean longSum(NumericChunk c, int i, int m, byte[] keep, long[] out) {
     LongVector lo = LongVector.zero(L4);
     LongVector hi = LongVector.zero(L4);
     LongVector overflow = LongVector.zero(L4);
@@ -395,8 +516,7 @@ final class VectorLaneSums implements LaneSums {
    * are summed in 16-bit lanes; the planes are then combined from the top one down, every step
    * checked, so a sum that leaves a long returns false.
    */
-  @Override
-  public boolean sumPlanes(NumericChunk c, int i, int m, long[] out) {
+  private static boolean planeSum(NumericChunk c, int i, int m, long[] out) {
     int top = c.elementSize() - 1;
     boolean signed = c.layout != NumericChunk.Layout.UINT32;
     long total = 0;
@@ -443,8 +563,7 @@ final class VectorLaneSums implements LaneSums {
   }
 
   /** An element matches when each of its bytes, one per plane, does: 32 elements a step. */
-  @Override
-  public long planeMatches(NumericChunk c, int i, int m, long value) {
+  private static long matchesInPlanes(NumericChunk c, int i, int m, long value) {
     int size = c.elementSize();
     int whole = m & -B32.length();
     long matches = 0;
@@ -552,8 +671,7 @@ final class VectorLaneSums implements LaneSums {
     b.intoArray(values, 4);
   }
 
-  @Override
-  public void addDoubles(byte[] b, int offset, int n, double[] sums, int at) {
+  private static void doubles(byte[] b, int offset, int n, double[] sums, int at) {
     DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
     DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
     for (int j = 0; j < n; j += LANES) {
@@ -564,8 +682,7 @@ final class VectorLaneSums implements LaneSums {
     hi.intoArray(sums, at + 4);
   }
 
-  @Override
-  public void addShuffledFloats(byte[] b, int offset, int plane, int n, double[] sums, int at) {
+  private static void shuffledFloats(byte[] b, int offset, int plane, int n, double[] sums, int at) {
     DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
     DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
     int[] words = new int[LANES];
@@ -579,8 +696,7 @@ final class VectorLaneSums implements LaneSums {
     hi.intoArray(sums, at + 4);
   }
 
-  @Override
-  public void addTransformed(NumericChunk c, int i, int m, double[] sums, int at, ValueTransform t) {
+  private static void transformed(NumericChunk c, int i, int m, double[] sums, int at, ValueTransform t) {
     DoubleVector lo = DoubleVector.fromArray(D4, sums, at);
     DoubleVector hi = DoubleVector.fromArray(D4, sums, at + 4);
     DoubleVector constant = DoubleVector.broadcast(D4, t.constant());
@@ -634,8 +750,7 @@ final class VectorLaneSums implements LaneSums {
    * which the tail still does). Element {@code 8 * l + k} of the 32 is {@code words[4 * k + l]},
    * so each sum adds its four in order, as the lanes would.
    */
-  @Override
-  public void addShuffledDoubles(byte[] b, int offset, int plane, int n, double[] sums, int at) {
+  private static void shuffledDoubles(byte[] b, int offset, int plane, int n, double[] sums, int at) {
     int whole = n - n % 32;
     if (whole > 0) {
       addShuffledDoubles32(b, offset, plane, whole, sums, at);

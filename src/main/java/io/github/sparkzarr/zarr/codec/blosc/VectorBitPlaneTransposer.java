@@ -4,9 +4,9 @@ import static jdk.incubator.vector.VectorOperators.LSHL;
 import static jdk.incubator.vector.VectorOperators.LSHR;
 import static jdk.incubator.vector.VectorOperators.XOR;
 
+import io.github.sparkzarr.zarr.codec.Kernels;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -32,20 +32,9 @@ final class VectorBitPlaneTransposer implements BitPlaneTransposer {
 
   private static final ThreadLocal<long[]> WORDS = ThreadLocal.withInitial(() -> new long[32]);
   // Not final, so not constants to C2, which then cannot inline their targets into the loop.
-  private static MethodHandle byteTranspose;
-  private static MethodHandle bitTranspose;
-
-  static {
-    try {
-      MethodHandles.Lookup lookup = MethodHandles.lookup();
-      byteTranspose = lookup.findStatic(VectorByteTranspose.class, "transpose",
-          MethodType.methodType(void.class, byte[].class, int.class, int.class, long[].class));
-      bitTranspose = lookup.findStatic(VectorBitPlaneTransposer.class, "bitTransposeWords",
-          MethodType.methodType(void.class, long[].class));
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  private static MethodHandle byteTranspose =
+      Kernels.find(MethodHandles.lookup().in(VectorByteTranspose.class), "transpose");
+  private static MethodHandle bitTranspose = Kernels.find(MethodHandles.lookup(), "bitTransposeWords");
 
   @Override
   public int toBytePlanes(int typeSize, int n, byte[] src, int srcOff, byte[] dst, int dstOff,
@@ -68,10 +57,8 @@ final class VectorBitPlaneTransposer implements BitPlaneTransposer {
     try {
       byteTranspose.invokeExact(src, at, rowBytes, words);
       bitTranspose.invokeExact(words);
-    } catch (RuntimeException | Error e) {
-      throw e;
     } catch (Throwable t) {
-      throw new IllegalStateException(t); // the targets throw no checked exception
+      throw Kernels.unchecked(t);
     }
   }
 
