@@ -366,8 +366,9 @@ final class VectorLaneExtremes implements LaneExtremes {
         DoubleVector greater = max ? v : best;
         DoubleVector less = max ? best : v;
         VectorMask<Double> better = greater.compare(VectorOperators.GT, less);
-        // A NaN compares false, so it is never taken; an empty slot (NaN) takes any number.
-        VectorMask<Double> take = better.or(best.test(VectorOperators.IS_NAN).andNot(v.test(VectorOperators.IS_NAN)));
+        // A NaN compares false, so it is never taken; an empty slot (NaN) takes any number, which
+        // equals itself (v.eq(v), not andNot: see VectorIntegerSelect).
+        VectorMask<Double> take = better.or(best.test(VectorOperators.IS_NAN).and(v.eq(v)));
         best.blend(v, take).intoArray(extremes, to);
       }
     }

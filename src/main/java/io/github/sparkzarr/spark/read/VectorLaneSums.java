@@ -608,6 +608,7 @@ final class VectorLaneSums implements LaneSums {
     double[] values = new double[LANES];
     VectorMask<Double> nanMissing = D4.maskAll(nan);
     DoubleVector allKept = DoubleVector.broadcast(D4, 1);
+    LongVector one = LongVector.broadcast(L4, 1);
     for (int j = 0; j < m; j += LANES) {
       eight(c, i + j, values);
       // Each element into its own slot; the missing ones add -0.0 and are not counted.
@@ -618,7 +619,8 @@ final class VectorLaneSums implements LaneSums {
         VectorMask<Double> miss = v.eq(skip).or(v.compare(VectorOperators.NE, v).and(nanMissing)).or(marks.eq(0));
         int to = at + j + part;
         DoubleVector.fromArray(D4, sums, to).add(v.blend(-0.0, miss)).intoArray(sums, to);
-        LongVector.fromArray(L4, counts, to).add(1L, miss.not().cast(L4)).intoArray(counts, to);
+        // counted by a blend, not by miss.not(): see VectorIntegerSelect on not() and andNot
+        LongVector.fromArray(L4, counts, to).add(one.blend(0L, miss.cast(L4))).intoArray(counts, to);
       }
     }
   }
