@@ -298,10 +298,9 @@ final class ExtremeAccumulator implements RowAccumulator {
   }
 
   /**
-   * A row into consecutive slots: in SIMD lanes when the row is floating point and NaN is missing,
-   * with at most one masked value besides (so an empty slot, which holds NaN, is told from a filled
-   * one by its value); stored integers a widened block at a time; else element by element as
-   * {@link #addEach}. Same results either way.
+   * A row into consecutive slots: in SIMD lanes when the row is floating point with at most one
+   * masked value besides NaN ({@link #addLaneRow}); stored integers a widened block at a time;
+   * else element by element as {@link #addEach}. Same results either way.
    */
   @Override
   public void addRow(NumericChunk chunk, int from, int n, int slot) {
@@ -317,7 +316,7 @@ final class ExtremeAccumulator implements RowAccumulator {
 
   /**
    * Every chunk: stored integers by blocks, what {@link #rowInLanes} takes in lanes, the rest
-   * element by element in one loop (floats whose NaN is a value, say), not a call per element.
+   * element by element in one loop (floats with several masked values, say), not a call per element.
    */
   @Override
   public boolean addsRowKept(NumericChunk chunk) {
@@ -325,15 +324,15 @@ final class ExtremeAccumulator implements RowAccumulator {
   }
 
   /**
-   * Floats whose NaN is missing, at most one other value masked, and packed 1- and 2-byte
-   * integers with at most one masked value: what the SIMD row kernel takes.
+   * Floats with at most one value masked besides NaN, and packed 1- and 2-byte integers with at
+   * most one masked value: what the SIMD row kernel takes.
    */
   private boolean rowInLanes(NumericChunk chunk) {
     if (kernels == null || chunk.plane != 0) {
       return false;
     }
     return chunk.unpacks ? chunk.layout.isSmallInteger() && chunk.storedIntegersReadable()
-        : chunk.layout.isFloat() && chunk.maskNaN && chunk.maskedValueCount() <= 1;
+        : chunk.layout.isFloat() && chunk.maskedValueCount() <= 1;
   }
 
   @Override
@@ -370,16 +369,44 @@ final class ExtremeAccumulator implements RowAccumulator {
     }
   }
 
-  /** The row kernel over the whole vectors of a row (the kept elements, unless {@code keep} is null); returns how many it took. */
+  /**
+   * The row kernel over the whole vectors of a row (the kept elements, unless {@code keep} is
+   * null); returns how many it took. The kernel leaves NaN out and takes an empty slot (NaN) for
+   * any number; where NaN is a value (no NaN fill value), the NaN elements are then added as the
+   * element loop adds them (Spark orders NaN above every number), and a MAX row whose slots already
+   * hold a NaN value, which the kernel would take for empty, goes to the element loop instead.
+   */
   private int addLaneRow(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
     int m = n & -LaneExtremes.LANES;
+    boolean nanIsValue = !chunk.unpacks && !chunk.maskNaN;
+    if (nanIsValue && max && holdsNaN(slot, m)) {
+      return 0;
+    }
     // packed values come out of the kernel's widening already NaN where masked
     double skip = !chunk.unpacks && chunk.masksValues() ? chunk.maskedValue(0) : Double.NaN;
-    kernels.row(chunk, from, m, keep, max, skip, floating, slot);
+    int nans = kernels.row(chunk, from, m, keep, max, skip, floating, slot);
     for (int s = slot; s < slot + m; s++) {
       seen[s] |= floating[s] == floating[s];
     }
+    if (nanIsValue && nans > 0) {
+      for (int j = 0; j < m; j++) {
+        double v = chunk.floatingAt(from + j);
+        if (v != v && (keep == null || keep[from + j] != 0)) {
+          addFloating(v, slot + j);
+        }
+      }
+    }
     return m;
+  }
+
+  /** Whether any of slots {@code [slot, slot + m)} holds a NaN value (not an empty slot). */
+  private boolean holdsNaN(int slot, int m) {
+    for (int s = slot; s < slot + m; s++) {
+      if (seen[s] && floating[s] != floating[s]) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void addElement(NumericChunk chunk, int i, int slot) {

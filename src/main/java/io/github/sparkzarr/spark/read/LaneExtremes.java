@@ -72,9 +72,11 @@ interface LaneExtremes {
    * when it is larger ({@code max}) or smaller, or when that slot is empty (NaN); NaN elements, and
    * those equal to {@code skip} as doubles (a masked fill value; NaN for none), are left out
    * (missing), and so are those a filter dropped ({@code keep[i + j]} 0, unless {@code keep} is
-   * null). Equal values keep the first, as the element loop does.
+   * null). Equal values keep the first, as the element loop does. Returns how many of the
+   * elements are NaN, dropped ones included: where NaN is a value, not missing, the caller then
+   * adds those.
    */
-  void row(NumericChunk chunk, int i, int n, byte[] keep, boolean max, double skip, double[] extremes, int at);
+  int row(NumericChunk chunk, int i, int n, byte[] keep, boolean max, double skip, double[] extremes, int at);
 
   /** Chooses once per JVM. */
   final class Holder {

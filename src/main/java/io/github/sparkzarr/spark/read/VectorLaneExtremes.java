@@ -348,12 +348,14 @@ final class VectorLaneExtremes implements LaneExtremes {
   }
 
   @Override
-  public void row(NumericChunk c, int i, int n, byte[] keep, boolean max, double skip, double[] extremes, int at) {
+  public int row(NumericChunk c, int i, int n, byte[] keep, boolean max, double skip, double[] extremes, int at) {
     double[] values = new double[LANES];
+    DoubleVector nans = DoubleVector.zero(D4); // counted in lanes, as addSkipping counts
     for (int j = 0; j < n; j += LANES) {
       VectorLaneSums.eight(c, i + j, values);
       for (int part = 0; part < LANES; part += 4) {
         DoubleVector v = DoubleVector.fromArray(D4, values, part);
+        nans = nans.add(1, v.test(VectorOperators.IS_NAN));
         v = v.blend(Double.NaN, v.eq(skip)); // a masked value is left out as NaN is; NaN never equals
         if (keep != null) {
           v = v.blend(Double.NaN, ((DoubleVector) ByteVector.fromArray(B8, keep, i + j)
@@ -372,6 +374,7 @@ final class VectorLaneExtremes implements LaneExtremes {
         best.blend(v, take).intoArray(extremes, to);
       }
     }
+    return (int) nans.reduceLanes(VectorOperators.ADD);
   }
 
   private static long ints(NumericChunk c, int i, int n, boolean max) {

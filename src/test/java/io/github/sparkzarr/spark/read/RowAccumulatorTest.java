@@ -56,11 +56,14 @@ class RowAccumulatorTest {
 
   /**
    * Float rows counted, summed and reduced to MIN and MAX, NaN missing or not: with ties of 0.0 and
-   * -0.0 (the first is kept) and a column that is NaN in every row (its slot stays null).
+   * -0.0 (the first is kept) and either NaN in a ninth of the elements and a column that is NaN in
+   * every row (its slot stays null), or NaN in two elements of the middle row only (where NaN is
+   * a value, the MAX row kernel runs before them, adds them after it, and leaves the rows whose
+   * slots then hold NaN to the element loop).
    */
   @ParameterizedTest
-  @CsvSource({"4", "8"})
-  void floatRowsGiveWhatTheElementLoopGives(int size) {
+  @CsvSource({"4,false", "8,false", "4,true", "8,true"})
+  void floatRowsGiveWhatTheElementLoopGives(int size, boolean sparseNaN) {
     DataType t = DataType.numeric(DataType.Kind.FLOAT, size, ByteOrder.LITTLE_ENDIAN);
     Random random = new Random(5);
     double[] ties = {0.0, -0.0, 1.5, -2};
@@ -68,7 +71,8 @@ class RowAccumulatorTest {
     b.position(OFFSET);
     for (int i = 0; i < ROWS * WIDTH; i++) {
       int pick = random.nextInt(9);
-      double v = i % WIDTH == 10 || pick == 0 ? Double.NaN : pick <= 4 ? ties[pick - 1] : random.nextGaussian();
+      boolean nan = sparseNaN ? i == WIDTH + 3 || i == 2 * WIDTH - 5 : i % WIDTH == 10 || pick == 0;
+      double v = nan ? Double.NaN : pick <= 4 ? ties[pick == 0 ? 0 : pick - 1] : random.nextGaussian();
       if (size == 4) {
         b.putFloat((float) v);
       } else {
