@@ -72,11 +72,18 @@ interface LaneExtremes {
    * when it is larger ({@code max}) or smaller, or when that slot is empty (NaN); NaN elements, and
    * those equal to {@code skip} as doubles (a masked fill value; NaN for none), are left out
    * (missing), and so are those a filter dropped ({@code keep[i + j]} 0, unless {@code keep} is
-   * null). Equal values keep the first, as the element loop does. Returns how many of the
-   * elements are NaN, dropped ones included: where NaN is a value, not missing, the caller then
-   * adds those.
+   * null). Equal values keep the first, as the element loop does. Returns {@link #ROW_NAN} if any
+   * element is NaN, dropped ones included (where NaN is a value, not missing, the caller then adds
+   * those), or-ed with {@link #ROW_FILLED} if an empty slot took a number (else no slot changed
+   * from empty to filled, and the caller need not look for one).
    */
   int row(NumericChunk chunk, int i, int n, byte[] keep, boolean max, double skip, double[] extremes, int at);
+
+  /** What {@link #row} returns when an element is NaN. */
+  int ROW_NAN = 1;
+
+  /** What {@link #row} returns when an empty slot took a number. */
+  int ROW_FILLED = 2;
 
   /** Chooses once per JVM. */
   final class Holder {

@@ -32,8 +32,8 @@ final class VectorLaneExtremes implements LaneExtremes {
   private static final VectorSpecies<Byte> B8 = ByteVector.SPECIES_64;
   private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
-  // The loops over runs, each called through a handle so that C2 compiles it on its own (see
-  // Kernels); not final, so no constants to C2. The rows of maps are called directly: a row is short.
+  // The loops, each called through a handle so that C2 compiles it on its own (see Kernels); not
+  // final, so no constants to C2.
   private static MethodHandle floatsBoth = Kernels.find(MethodHandles.lookup(), "floatsBoth");
   private static MethodHandle doublesBoth = Kernels.find(MethodHandles.lookup(), "doublesBoth");
   private static MethodHandle ints = Kernels.find(MethodHandles.lookup(), "ints");
@@ -46,6 +46,7 @@ final class VectorLaneExtremes implements LaneExtremes {
   private static MethodHandle shortExtremes = Kernels.find(MethodHandles.lookup(), "shortExtremes");
   private static MethodHandle intExtremes = Kernels.find(MethodHandles.lookup(), "intExtremes");
   private static MethodHandle longExtremes = Kernels.find(MethodHandles.lookup(), "longExtremes");
+  private static MethodHandle rowLoop = Kernels.find(MethodHandles.lookup(), "rowLoop");
 
   @Override
   public void extremes(NumericChunk c, int i, int n, double skip, byte[] keep, double[] both, int[] left) {
@@ -349,8 +350,18 @@ final class VectorLaneExtremes implements LaneExtremes {
 
   @Override
   public int row(NumericChunk c, int i, int n, byte[] keep, boolean max, double skip, double[] extremes, int at) {
+    try {
+      return (int) rowLoop.invokeExact(c, i, n, keep, max, skip, extremes, at);
+    } catch (Throwable t) {
+      throw Kernels.unchecked(t);
+    }
+  }
+
+  private static int rowLoop(NumericChunk c, int i, int n, byte[] keep, boolean max, double skip, double[] extremes,
+      int at) {
     double[] values = new double[LANES];
     DoubleVector nans = DoubleVector.zero(D4); // counted in lanes, as addSkipping counts
+    DoubleVector fills = DoubleVector.zero(D4);
     for (int j = 0; j < n; j += LANES) {
       VectorLaneSums.eight(c, i + j, values);
       for (int part = 0; part < LANES; part += 4) {
@@ -370,11 +381,13 @@ final class VectorLaneExtremes implements LaneExtremes {
         VectorMask<Double> better = greater.compare(VectorOperators.GT, less);
         // A NaN compares false, so it is never taken; an empty slot (NaN) takes any number, which
         // equals itself (v.eq(v), not andNot: see VectorIntegerSelect).
-        VectorMask<Double> take = better.or(best.test(VectorOperators.IS_NAN).and(v.eq(v)));
-        best.blend(v, take).intoArray(extremes, to);
+        VectorMask<Double> fill = best.test(VectorOperators.IS_NAN).and(v.eq(v));
+        fills = fills.add(1, fill);
+        best.blend(v, better.or(fill)).intoArray(extremes, to);
       }
     }
-    return (int) nans.reduceLanes(VectorOperators.ADD);
+    return (nans.reduceLanes(VectorOperators.ADD) > 0 ? ROW_NAN : 0)
+        | (fills.reduceLanes(VectorOperators.ADD) > 0 ? ROW_FILLED : 0);
   }
 
   private static long ints(NumericChunk c, int i, int n, boolean max) {

@@ -37,8 +37,8 @@ final class VectorLaneSums implements LaneSums {
   private static final VectorSpecies<Byte> B32 = ByteVector.SPECIES_256;
   private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
-  // The loops over runs, each called through a handle so that C2 compiles it on its own (see
-  // Kernels); not final, so no constants to C2. The rows of maps are called directly: a row is short.
+  // The loops, each called through a handle so that C2 compiles it on its own (see Kernels); not
+  // final, so no constants to C2.
   private static MethodHandle floats = Kernels.find(MethodHandles.lookup(), "floats");
   private static MethodHandle doubles = Kernels.find(MethodHandles.lookup(), "doubles");
   private static MethodHandle shuffledFloats = Kernels.find(MethodHandles.lookup(), "shuffledFloats");
@@ -52,6 +52,10 @@ final class VectorLaneSums implements LaneSums {
   private static MethodHandle longSum = Kernels.find(MethodHandles.lookup(), "longSum");
   private static MethodHandle planeSum = Kernels.find(MethodHandles.lookup(), "planeSum");
   private static MethodHandle matchesInPlanes = Kernels.find(MethodHandles.lookup(), "matchesInPlanes");
+  private static MethodHandle unpackedRow = Kernels.find(MethodHandles.lookup(), "unpackedRow");
+  private static MethodHandle integerRow = Kernels.find(MethodHandles.lookup(), "integerRow");
+  private static MethodHandle row = Kernels.find(MethodHandles.lookup(), "row");
+  private static MethodHandle rowSkipping = Kernels.find(MethodHandles.lookup(), "rowSkipping");
 
   @Override
   public void addFloats(byte[] b, int offset, int n, double[] sums, int at) {
@@ -298,6 +302,14 @@ final class VectorLaneSums implements LaneSums {
    */
   @Override
   public void addUnpackedRow(NumericChunk c, int i, int m, double[] sums, long[] counts, int at) {
+    try {
+      unpackedRow.invokeExact(c, i, m, sums, counts, at);
+    } catch (Throwable t) {
+      throw Kernels.unchecked(t);
+    }
+  }
+
+  private static void unpackedRow(NumericChunk c, int i, int m, double[] sums, long[] counts, int at) {
     float skip = c.skipsOneValue ? (float) c.skippedValue : Float.NaN; // NaN equals nothing: no skip
     boolean inFloat = c.unpacksInFloat();
     float floatScale = (float) c.unpackScale();
@@ -346,6 +358,14 @@ final class VectorLaneSums implements LaneSums {
   /** Widened to int lanes, then to long lanes for each element's own slot; the skipped ones add 0 and are not counted. */
   @Override
   public void addIntegerRow(NumericChunk c, int i, int m, long[] sums, long[] counts, int at) {
+    try {
+      integerRow.invokeExact(c, i, m, sums, counts, at);
+    } catch (Throwable t) {
+      throw Kernels.unchecked(t);
+    }
+  }
+
+  private static void integerRow(NumericChunk c, int i, int m, long[] sums, long[] counts, int at) {
     int bits = 8 * c.elementSize();
     long lowest = c.layout == NumericChunk.Layout.UINT8 || c.layout == NumericChunk.Layout.UINT16 ? 0 : -(1L << (bits - 1));
     // a masked value outside the layout's range masks nothing (and would wrap in an int lane)
@@ -592,6 +612,14 @@ final class VectorLaneSums implements LaneSums {
 
   @Override
   public void addRow(NumericChunk c, int i, int m, double[] sums, int at) {
+    try {
+      row.invokeExact(c, i, m, sums, at);
+    } catch (Throwable t) {
+      throw Kernels.unchecked(t);
+    }
+  }
+
+  private static void row(NumericChunk c, int i, int m, double[] sums, int at) {
     double[] values = new double[LANES];
     for (int j = 0; j < m; j += LANES) {
       eight(c, i + j, values);
@@ -604,6 +632,15 @@ final class VectorLaneSums implements LaneSums {
 
   @Override
   public void addRowSkipping(NumericChunk c, int i, int m, byte[] keep, double[] sums, long[] counts, int at,
+      double skip, boolean nan) {
+    try {
+      rowSkipping.invokeExact(c, i, m, keep, sums, counts, at, skip, nan);
+    } catch (Throwable t) {
+      throw Kernels.unchecked(t);
+    }
+  }
+
+  private static void rowSkipping(NumericChunk c, int i, int m, byte[] keep, double[] sums, long[] counts, int at,
       double skip, boolean nan) {
     double[] values = new double[LANES];
     VectorMask<Double> nanMissing = D4.maskAll(nan);
