@@ -48,6 +48,8 @@ final class VectorLaneSums implements LaneSums {
   private static MethodHandle transformed = Kernels.find(MethodHandles.lookup(), "transformed");
   private static MethodHandle unpackedSmall = Kernels.find(MethodHandles.lookup(), "unpackedSmall");
   private static MethodHandle sumNarrow = Kernels.find(MethodHandles.lookup(), "sumNarrow");
+  private static MethodHandle sumBytes = Kernels.find(MethodHandles.lookup(), "sumBytes");
+  private static MethodHandle sumShorts = Kernels.find(MethodHandles.lookup(), "sumShorts");
   private static MethodHandle sumInts = Kernels.find(MethodHandles.lookup(), "sumInts");
   private static MethodHandle longSum = Kernels.find(MethodHandles.lookup(), "longSum");
   private static MethodHandle planeSum = Kernels.find(MethodHandles.lookup(), "planeSum");
@@ -135,6 +137,10 @@ final class VectorLaneSums implements LaneSums {
     try {
       if (c.elementSize() == 4) {
         sumInts.invokeExact(c, i, m, keep, out);
+      } else if (keep == null && c.elementSize() == 1) {
+        sumBytes.invokeExact(c, i, m, out);
+      } else if (keep == null) {
+        sumShorts.invokeExact(c, i, m, out);
       } else {
         sumNarrow.invokeExact(c, i, m, keep, out);
       }
@@ -439,6 +445,98 @@ final class VectorLaneSums implements LaneSums {
     }
     out[0] = sum;
     out[1] = skipped;
+  }
+
+  /**
+   * {@link #sumSmall} of 1-byte integers with no filter: 32 a step, every element added (a signed
+   * one biased by 128 to its unsigned byte, the bias taken off at the end) and the skipped value's
+   * matches counted in byte lanes, then taken off as value × count. Widening each byte to an int
+   * lane, as {@link #sumNarrow} does for a filter's marks, adds 8 a step: a quarter of the speed.
+   */
+  private static void sumBytes(NumericChunk c, int i, int m, long[] out) {
+    boolean signed = c.layout == NumericChunk.Layout.INT8;
+    byte bias = signed ? Byte.MIN_VALUE : 0;
+    byte skip = (byte) c.skippedValue;
+    int whole = m & -B32.length();
+    long total = 0;
+    long matches = 0;
+    for (int outer = 0; outer < whole; outer += INT_FLUSH * B32.length()) {
+      int outerEnd = (int) Math.min(whole, (long) outer + INT_FLUSH * B32.length());
+      IntVector ints = IntVector.zero(I8);
+      ShortVector found = ShortVector.zero(S16);
+      for (int start = outer; start < outerEnd; start += SHORT_ROUNDS * B32.length()) {
+        int end = Math.min(outerEnd, start + SHORT_ROUNDS * B32.length());
+        ShortVector acc = ShortVector.zero(S16);
+        ByteVector counts = ByteVector.zero(B32); // SHORT_ROUNDS < 256 steps: a byte lane holds them
+        for (int j = start; j < end; j += B32.length()) {
+          ByteVector v = ByteVector.fromArray(B32, c.bytes, c.offset + i + j);
+          counts = counts.add((byte) 1, v.eq(skip));
+          ShortVector pairs = v.lanewise(VectorOperators.XOR, bias).reinterpretAsShorts();
+          acc = acc.add(pairs.and((short) 0xFF)).add(pairs.lanewise(VectorOperators.LSHR, 8));
+        }
+        ints = ints.add(((IntVector) acc.convertShape(VectorOperators.S2I, I8, 0)).and(0xFFFF))
+            .add(((IntVector) acc.convertShape(VectorOperators.S2I, I8, 1)).and(0xFFFF));
+        ShortVector countPairs = counts.reinterpretAsShorts();
+        found = found.add(countPairs.and((short) 0xFF)).add(countPairs.lanewise(VectorOperators.LSHR, 8));
+      }
+      total += ((LongVector) ints.convertShape(VectorOperators.I2L, L4, 0)).reduceLanes(VectorOperators.ADD)
+          + ((LongVector) ints.convertShape(VectorOperators.I2L, L4, 1)).reduceLanes(VectorOperators.ADD);
+      matches += shortLanesTotal(found);
+    }
+    finishNarrow(c, i, m, whole, total - (signed ? 128L * whole : 0), matches, out);
+  }
+
+  /**
+   * {@link #sumSmall} of 2-byte integers with no filter: 16 a step, as {@link #sumBytes} adds
+   * bytes, two 16-bit values to an int lane (a signed one biased by 32,768).
+   */
+  private static void sumShorts(NumericChunk c, int i, int m, long[] out) {
+    boolean signed = c.layout == NumericChunk.Layout.INT16;
+    short bias = signed ? Short.MIN_VALUE : 0;
+    short skip = (short) c.skippedValue;
+    int whole = m & -S16.length();
+    long total = 0;
+    long matches = 0;
+    for (int start = 0; start < whole; start += SHORT_FLUSH * S16.length()) {
+      int end = (int) Math.min(whole, (long) start + SHORT_FLUSH * S16.length());
+      IntVector acc = IntVector.zero(I8);
+      ShortVector counts = ShortVector.zero(S16);
+      for (int j = start; j < end; j += S16.length()) {
+        ShortVector v = ShortVector.fromByteArray(S16, c.bytes, c.offset + 2 * (i + j), LE);
+        counts = counts.add((short) 1, v.eq(skip));
+        IntVector pairs = v.lanewise(VectorOperators.XOR, bias).reinterpretAsInts();
+        acc = acc.add(pairs.and(0xFFFF)).add(pairs.lanewise(VectorOperators.LSHR, 16));
+      }
+      total += ((LongVector) acc.convertShape(VectorOperators.I2L, L4, 0)).reduceLanes(VectorOperators.ADD)
+          + ((LongVector) acc.convertShape(VectorOperators.I2L, L4, 1)).reduceLanes(VectorOperators.ADD);
+      matches += shortLanesTotal(counts);
+    }
+    finishNarrow(c, i, m, whole, total - (signed ? 32_768L * whole : 0), matches, out);
+  }
+
+  /** Steps of 16 two-byte values whose pairs an int lane holds: 16,384 × 2 × 65,535 < 2^31. */
+  private static final int SHORT_FLUSH = 1 << 14;
+
+  /** The sum of a vector's 16-bit lanes read as unsigned. */
+  private static long shortLanesTotal(ShortVector v) {
+    return ((IntVector) v.convertShape(VectorOperators.S2I, I8, 0)).and(0xFFFF).reduceLanes(VectorOperators.ADD)
+        + (long) ((IntVector) v.convertShape(VectorOperators.S2I, I8, 1)).and(0xFFFF).reduceLanes(VectorOperators.ADD);
+  }
+
+  /**
+   * {@link #sumSmall}'s answer from the sum and skipped-value matches of the first {@code whole}
+   * elements (every element added) and the rest one by one.
+   */
+  private static void finishNarrow(NumericChunk c, int i, int m, int whole, long total, long matches,
+      long[] out) {
+    for (int j = whole; j < m; j++) {
+      long v = c.integralAt(i + j);
+      total += v;
+      matches += v == c.skippedValue ? 1 : 0;
+    }
+    boolean skips = c.skipsOneValue && IntegerSelect.holds(c.layout, c.skippedValue);
+    out[0] = skips ? total - matches * c.skippedValue : total;
+    out[1] = skips ? matches : 0;
   }
 
   /**

@@ -92,8 +92,8 @@ class StoredIntegersTest {
    * wraps to 0 as an int).
    */
   @ParameterizedTest
-  @CsvSource({"UINT,2,65535", "INT,2,-32768", "UINT,1,255", "INT,1,-128", "UINT,4,4294967295",
-      "INT,4,-2147483648"})
+  @CsvSource({"UINT,2,65535", "INT,2,-32768", "INT,2,32767", "UINT,1,255", "INT,1,-128", "INT,1,127",
+      "UINT,4,4294967295", "INT,4,-2147483648"})
   void longRunsOfExtremeSmallIntegersSumExactly(String kind, int size, long value) {
     DataType t = DataType.numeric(DataType.Kind.valueOf(kind), size, ByteOrder.LITTLE_ENDIAN);
     int n = 3 * (1 << 17) + 40;
