@@ -60,6 +60,7 @@ final class ExtremeAccumulator implements RowAccumulator {
       floating = Arrays.copyOf(floating, capacity);
       Arrays.fill(floating, old, capacity, Double.NaN); // empty, for the row kernel
       integral = Arrays.copyOf(integral, capacity);
+      Arrays.fill(integral, old, capacity, identity); // empty, for the integer row kernel
       seen = Arrays.copyOf(seen, capacity);
     }
   }
@@ -358,7 +359,14 @@ final class ExtremeAccumulator implements RowAccumulator {
   private void addRowStored(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
     boolean skips = chunk.skipsOneValue;
     long skip = chunk.skippedValue;
-    for (int start = 0; start < n; start += StoredIntegers.BLOCK) {
+    int lanes = kernels != null && chunk.plane == 0 && LaneExtremes.takesIntegerRow(chunk) ? n & -LaneExtremes.LANES : 0;
+    if (lanes > 0 && (kernels.integerRow(chunk, from, lanes, keep, max, integral, slot) & LaneExtremes.ROW_FILLED) != 0) {
+      // an empty slot holds the identity, which no integer of these layouts is
+      for (int s = slot; s < slot + lanes; s++) {
+        seen[s] |= integral[s] != identity;
+      }
+    }
+    for (int start = lanes; start < n; start += StoredIntegers.BLOCK) {
       int m = Math.min(StoredIntegers.BLOCK, n - start);
       long[] v = stored.widened(chunk, from + start, m);
       for (int k = 0; k < m; k++) {

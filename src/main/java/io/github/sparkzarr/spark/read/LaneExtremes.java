@@ -79,6 +79,22 @@ interface LaneExtremes {
    */
   int row(NumericChunk chunk, int i, int n, byte[] keep, boolean max, double skip, double[] extremes, int at);
 
+  /**
+   * A row of a map of stored integers of at most 32 bits one after the other (not unpacked): as
+   * {@link #row}, into {@code extremes}, where an empty slot holds the side's identity ({@code
+   * Long.MIN_VALUE} for MAX, {@code Long.MAX_VALUE} for MIN), which no such integer equals. The
+   * elements storing {@link NumericChunk#skippedValue} (when {@link NumericChunk#skipsOneValue})
+   * are left out, and so are those a filter dropped. Returns {@link #ROW_FILLED} if an empty slot
+   * took a value, else 0.
+   */
+  int integerRow(NumericChunk chunk, int i, int n, byte[] keep, boolean max, long[] extremes, int at);
+
+  /** Whether {@link #integerRow} reads {@code chunk}. */
+  static boolean takesIntegerRow(NumericChunk chunk) {
+    return chunk.layout.isSmallInteger() || chunk.layout == NumericChunk.Layout.INT32
+        || chunk.layout == NumericChunk.Layout.UINT32;
+  }
+
   /** What {@link #row} returns when an element is NaN. */
   int ROW_NAN = 1;
 
