@@ -48,7 +48,9 @@ final class VectorLaneExtremes implements LaneExtremes {
   private static MethodHandle intExtremes = Kernels.find(MethodHandles.lookup(), "intExtremes");
   private static MethodHandle longExtremes = Kernels.find(MethodHandles.lookup(), "longExtremes");
   private static MethodHandle rowLoop = Kernels.find(MethodHandles.lookup(), "rowLoop");
-  private static MethodHandle integerRowLoop = Kernels.find(MethodHandles.lookup(), "integerRowLoop");
+  private static MethodHandle byteRow = Kernels.find(MethodHandles.lookup(), "byteRow");
+  private static MethodHandle shortRow = Kernels.find(MethodHandles.lookup(), "shortRow");
+  private static MethodHandle intRow = Kernels.find(MethodHandles.lookup(), "intRow");
 
   @Override
   public void extremes(NumericChunk c, int i, int n, double skip, byte[] keep, double[] both, int[] left) {
@@ -395,36 +397,35 @@ final class VectorLaneExtremes implements LaneExtremes {
   @Override
   public int integerRow(NumericChunk c, int i, int n, byte[] keep, boolean max, long[] extremes, int at) {
     try {
-      return (int) integerRowLoop.invokeExact(c, i, n, keep, max, extremes, at);
+      boolean filled = switch (c.elementSize()) {
+        case 1 -> (boolean) byteRow.invokeExact(c, i, n, keep, max, extremes, at);
+        case 2 -> (boolean) shortRow.invokeExact(c, i, n, keep, max, extremes, at);
+        default -> (boolean) intRow.invokeExact(c, i, n, keep, max, extremes, at);
+      };
+      return filled ? ROW_FILLED : 0;
     } catch (Throwable t) {
       throw Kernels.unchecked(t);
     }
   }
 
-  private static int integerRowLoop(NumericChunk c, int i, int n, byte[] keep, boolean max, long[] extremes,
-      int at) {
+  // The integer rows, one loop per width: with the five layouts' widenings in one loop and a
+  // masked add counting the filled slots, the vector audit found it compiled with its vectors as
+  // heap objects (past C2's inlining budget). Whether a slot was filled is a scalar per step
+  // (anyTrue). The loops differ only in how eight elements are widened to int lanes.
+
+  private static boolean byteRow(NumericChunk c, int i, int n, byte[] keep, boolean max, long[] extremes, int at) {
     long identity = max ? Long.MIN_VALUE : Long.MAX_VALUE;
-    long unsigned = c.layout == NumericChunk.Layout.UINT32 ? 0xFFFFFFFFL : -1L;
+    LongVector empty = LongVector.broadcast(L4, identity);
     // a masked value the layout cannot hold masks nothing (and would wrap in an int lane)
     VectorMask<Integer> skipping = I8.maskAll(c.skipsOneValue && IntegerSelect.holds(c.layout, c.skippedValue));
     int skip = (int) c.skippedValue;
     IntVector ones = IntVector.broadcast(I8, 1);
-    LongVector empty = LongVector.broadcast(L4, identity);
-    LongVector fills = LongVector.zero(L4);
+    boolean filled = false;
     for (int j = 0; j < n; j += LANES) {
       int k = i + j;
-      // widened in the loop, not in a helper returning a vector (see VectorLaneSums.integerRow)
-      IntVector ints = switch (c.layout) {
-        case INT8 -> (IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k).convertShape(VectorOperators.B2I, I8, 0);
-        case UINT8 -> ((IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k)
-            .convertShape(VectorOperators.B2I, I8, 0)).and(0xFF);
-        case INT16 -> (IntVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * k, LE)
-            .convertShape(VectorOperators.S2I, I8, 0);
-        case UINT16 -> ((IntVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * k, LE)
-            .convertShape(VectorOperators.S2I, I8, 0)).and(0xFFFF);
-        case INT32, UINT32 -> IntVector.fromByteArray(I8, c.bytes, c.offset + 4 * k, LE);
-        default -> throw new IllegalArgumentException("not an integer layout of at most 32 bits: " + c.layout);
-      };
+      IntVector ints = ((IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k)
+          .convertShape(VectorOperators.B2I, I8, 0)).and(c.layout == NumericChunk.Layout.UINT8 ? 0xFF : -1);
+      long unsigned = -1L;
       IntVector marks = keep == null ? ones
           : (IntVector) ByteVector.fromArray(B8, keep, k).convertShape(VectorOperators.B2I, I8, 0);
       IntVector kept = marks.blend(0, ints.eq(skip).and(skipping));
@@ -438,11 +439,76 @@ final class VectorLaneExtremes implements LaneExtremes {
         LongVector greater = max ? v : best;
         LongVector less = max ? best : v;
         VectorMask<Long> better = greater.compare(VectorOperators.GT, less);
-        fills = fills.add(1, better.and(best.eq(identity)));
+        filled |= better.and(best.eq(identity)).anyTrue();
         best.blend(v, better).intoArray(extremes, to);
       }
     }
-    return fills.reduceLanes(VectorOperators.ADD) > 0 ? ROW_FILLED : 0;
+    return filled;
+  }
+
+  private static boolean shortRow(NumericChunk c, int i, int n, byte[] keep, boolean max, long[] extremes, int at) {
+    long identity = max ? Long.MIN_VALUE : Long.MAX_VALUE;
+    LongVector empty = LongVector.broadcast(L4, identity);
+    // a masked value the layout cannot hold masks nothing (and would wrap in an int lane)
+    VectorMask<Integer> skipping = I8.maskAll(c.skipsOneValue && IntegerSelect.holds(c.layout, c.skippedValue));
+    int skip = (int) c.skippedValue;
+    IntVector ones = IntVector.broadcast(I8, 1);
+    boolean filled = false;
+    for (int j = 0; j < n; j += LANES) {
+      int k = i + j;
+      IntVector ints = ((IntVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * k, LE)
+          .convertShape(VectorOperators.S2I, I8, 0)).and(c.layout == NumericChunk.Layout.UINT16 ? 0xFFFF : -1);
+      long unsigned = -1L;
+      IntVector marks = keep == null ? ones
+          : (IntVector) ByteVector.fromArray(B8, keep, k).convertShape(VectorOperators.B2I, I8, 0);
+      IntVector kept = marks.blend(0, ints.eq(skip).and(skipping));
+      for (int part = 0; part < 2; part++) {
+        LongVector v = ((LongVector) ints.convertShape(VectorOperators.I2L, L4, part)).and(unsigned);
+        // a left-out element becomes the identity, which beats nothing
+        v = empty.blend(v, ((LongVector) kept.convertShape(VectorOperators.I2L, L4, part)).eq(1));
+        int to = at + j + 4 * part;
+        LongVector best = LongVector.fromArray(L4, extremes, to);
+        // one comparison with a constant operator, its operands chosen (see rowLoop)
+        LongVector greater = max ? v : best;
+        LongVector less = max ? best : v;
+        VectorMask<Long> better = greater.compare(VectorOperators.GT, less);
+        filled |= better.and(best.eq(identity)).anyTrue();
+        best.blend(v, better).intoArray(extremes, to);
+      }
+    }
+    return filled;
+  }
+
+  private static boolean intRow(NumericChunk c, int i, int n, byte[] keep, boolean max, long[] extremes, int at) {
+    long identity = max ? Long.MIN_VALUE : Long.MAX_VALUE;
+    LongVector empty = LongVector.broadcast(L4, identity);
+    // a masked value the layout cannot hold masks nothing (and would wrap in an int lane)
+    VectorMask<Integer> skipping = I8.maskAll(c.skipsOneValue && IntegerSelect.holds(c.layout, c.skippedValue));
+    int skip = (int) c.skippedValue;
+    IntVector ones = IntVector.broadcast(I8, 1);
+    boolean filled = false;
+    for (int j = 0; j < n; j += LANES) {
+      int k = i + j;
+      IntVector ints = IntVector.fromByteArray(I8, c.bytes, c.offset + 4 * k, LE);
+      long unsigned = c.layout == NumericChunk.Layout.UINT32 ? 0xFFFFFFFFL : -1L;
+      IntVector marks = keep == null ? ones
+          : (IntVector) ByteVector.fromArray(B8, keep, k).convertShape(VectorOperators.B2I, I8, 0);
+      IntVector kept = marks.blend(0, ints.eq(skip).and(skipping));
+      for (int part = 0; part < 2; part++) {
+        LongVector v = ((LongVector) ints.convertShape(VectorOperators.I2L, L4, part)).and(unsigned);
+        // a left-out element becomes the identity, which beats nothing
+        v = empty.blend(v, ((LongVector) kept.convertShape(VectorOperators.I2L, L4, part)).eq(1));
+        int to = at + j + 4 * part;
+        LongVector best = LongVector.fromArray(L4, extremes, to);
+        // one comparison with a constant operator, its operands chosen (see rowLoop)
+        LongVector greater = max ? v : best;
+        LongVector less = max ? best : v;
+        VectorMask<Long> better = greater.compare(VectorOperators.GT, less);
+        filled |= better.and(best.eq(identity)).anyTrue();
+        best.blend(v, better).intoArray(extremes, to);
+      }
+    }
+    return filled;
   }
 
   private static long ints(NumericChunk c, int i, int n, boolean max) {
