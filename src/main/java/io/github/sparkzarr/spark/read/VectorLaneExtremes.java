@@ -364,13 +364,16 @@ final class VectorLaneExtremes implements LaneExtremes {
   private static int rowLoop(NumericChunk c, int i, int n, byte[] keep, boolean max, double skip, double[] extremes,
       int at) {
     double[] values = new double[LANES];
-    DoubleVector nans = DoubleVector.zero(D4); // counted in lanes, as addSkipping counts
-    DoubleVector fills = DoubleVector.zero(D4);
+    // whether any element was NaN, any slot filled: scalars asked by anyTrue, not counted in lanes
+    // by masked adds, which made this loop's compilation large enough for C2 to leave some of
+    // its Vector API calls uncompiled (the vector audit, session 45)
+    boolean sawNaN = false;
+    boolean filled = false;
     for (int j = 0; j < n; j += LANES) {
       VectorLaneSums.eight(c, i + j, values);
       for (int part = 0; part < LANES; part += 4) {
         DoubleVector v = DoubleVector.fromArray(D4, values, part);
-        nans = nans.add(1, v.test(VectorOperators.IS_NAN));
+        sawNaN |= v.test(VectorOperators.IS_NAN).anyTrue();
         v = v.blend(Double.NaN, v.eq(skip)); // a masked value is left out as NaN is; NaN never equals
         if (keep != null) {
           v = v.blend(Double.NaN, ((DoubleVector) ByteVector.fromArray(B8, keep, i + j)
@@ -386,12 +389,11 @@ final class VectorLaneExtremes implements LaneExtremes {
         // A NaN compares false, so it is never taken; an empty slot (NaN) takes any number, which
         // equals itself (v.eq(v), not andNot: see VectorIntegerSelect).
         VectorMask<Double> fill = best.test(VectorOperators.IS_NAN).and(v.eq(v));
-        fills = fills.add(1, fill);
+        filled |= fill.anyTrue();
         best.blend(v, better.or(fill)).intoArray(extremes, to);
       }
     }
-    return (nans.reduceLanes(VectorOperators.ADD) > 0 ? ROW_NAN : 0)
-        | (fills.reduceLanes(VectorOperators.ADD) > 0 ? ROW_FILLED : 0);
+    return (sawNaN ? ROW_NAN : 0) | (filled ? ROW_FILLED : 0);
   }
 
   @Override
