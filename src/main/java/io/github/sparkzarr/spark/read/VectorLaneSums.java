@@ -481,7 +481,10 @@ final class VectorLaneSums implements LaneSums {
       }
       total += ((LongVector) ints.convertShape(VectorOperators.I2L, L4, 0)).reduceLanes(VectorOperators.ADD)
           + ((LongVector) ints.convertShape(VectorOperators.I2L, L4, 1)).reduceLanes(VectorOperators.ADD);
-      matches += shortLanesTotal(found);
+      // a vector's 16-bit lanes as unsigned, here and not in a helper (a vector crossing a call
+      // C2 does not inline is a heap object)
+      matches += ((IntVector) found.convertShape(VectorOperators.S2I, I8, 0)).and(0xFFFF).reduceLanes(VectorOperators.ADD)
+          + (long) ((IntVector) found.convertShape(VectorOperators.S2I, I8, 1)).and(0xFFFF).reduceLanes(VectorOperators.ADD);
     }
     finishNarrow(c, i, m, whole, total - (signed ? 128L * whole : 0), matches, out);
   }
@@ -509,19 +512,14 @@ final class VectorLaneSums implements LaneSums {
       }
       total += ((LongVector) acc.convertShape(VectorOperators.I2L, L4, 0)).reduceLanes(VectorOperators.ADD)
           + ((LongVector) acc.convertShape(VectorOperators.I2L, L4, 1)).reduceLanes(VectorOperators.ADD);
-      matches += shortLanesTotal(counts);
+      matches += ((IntVector) counts.convertShape(VectorOperators.S2I, I8, 0)).and(0xFFFF).reduceLanes(VectorOperators.ADD)
+          + (long) ((IntVector) counts.convertShape(VectorOperators.S2I, I8, 1)).and(0xFFFF).reduceLanes(VectorOperators.ADD);
     }
     finishNarrow(c, i, m, whole, total - (signed ? 32_768L * whole : 0), matches, out);
   }
 
   /** Steps of 16 two-byte values whose pairs an int lane holds: 16,384 × 2 × 65,535 < 2^31. */
   private static final int SHORT_FLUSH = 1 << 14;
-
-  /** The sum of a vector's 16-bit lanes read as unsigned. */
-  private static long shortLanesTotal(ShortVector v) {
-    return ((IntVector) v.convertShape(VectorOperators.S2I, I8, 0)).and(0xFFFF).reduceLanes(VectorOperators.ADD)
-        + (long) ((IntVector) v.convertShape(VectorOperators.S2I, I8, 1)).and(0xFFFF).reduceLanes(VectorOperators.ADD);
-  }
 
   /**
    * {@link #sumSmall}'s answer from the sum and skipped-value matches of the first {@code whole}
