@@ -302,8 +302,9 @@ final class ExtremeAccumulator implements RowAccumulator {
 
   /**
    * A row into consecutive slots: in SIMD lanes when the row is floating point with at most one
-   * masked value besides NaN ({@link #addLaneRow}); stored integers a widened block at a time;
-   * else element by element as {@link #addEach}. Same results either way.
+   * masked value besides NaN ({@link #addLaneRow}); stored integers of up to 32 bits in SIMD lanes
+   * too, the rest a widened block at a time ({@link #addRowStored}); else element by element as
+   * {@link #addEach}. Same results either way.
    */
   @Override
   public void addRow(NumericChunk chunk, int from, int n, int slot) {
@@ -352,9 +353,10 @@ final class ExtremeAccumulator implements RowAccumulator {
   }
 
   /**
-   * Stored integers {@code [from, from + n)} into slots {@code slot + j}, a widened block at a time
-   * with no branch on the values, as {@link #addEachStored}: the masked ones, and those {@code keep}
-   * marks 0 (unless it is null), leave their slots as they were.
+   * Stored integers {@code [from, from + n)} into slots {@code slot + j}: the whole vectors of a row
+   * of integers of up to 32 bits through {@link LaneExtremes#integerRow}, the rest a widened block
+   * at a time with no branch on the values, as {@link #addEachStored}: the masked ones, and those
+   * {@code keep} marks 0 (unless it is null), leave their slots as they were.
    */
   private void addRowStored(NumericChunk chunk, int from, int n, byte[] keep, int slot) {
     boolean skips = chunk.skipsOneValue;
