@@ -355,28 +355,34 @@ final class VectorLaneExtremes implements LaneExtremes {
   @Override
   public int row(NumericChunk c, int i, int n, byte[] keep, boolean max, double skip, double[] extremes, int at) {
     try {
-      return (int) rowLoop.invokeExact(c, i, n, keep, max, skip, extremes, at);
+      int found = 0;
+      // the elements widened a block at a time by another loop (see VectorLaneSums.BLOCK)
+      for (int j = 0; j < n; j += VectorLaneSums.BLOCK) {
+        int length = Math.min(VectorLaneSums.BLOCK, n - j);
+        double[] values = VectorLaneSums.widen(c, i + j, length);
+        found |= (int) rowLoop.invokeExact(values, length, keep, i + j, max, skip, extremes, at + j);
+      }
+      return found;
     } catch (Throwable t) {
       throw Kernels.unchecked(t);
     }
   }
 
-  private static int rowLoop(NumericChunk c, int i, int n, byte[] keep, boolean max, double skip, double[] extremes,
+  /** {@link #row} of {@code n} widened values, elements {@code k} on of {@code keep}. */
+  private static int rowLoop(double[] values, int n, byte[] keep, int k, boolean max, double skip, double[] extremes,
       int at) {
-    double[] values = new double[LANES];
     // whether any element was NaN, any slot filled: scalars asked by anyTrue, not counted in lanes
     // by masked adds, which made this loop's compilation large enough for C2 to leave some of
     // its Vector API calls uncompiled (the vector audit, session 45)
     boolean sawNaN = false;
     boolean filled = false;
     for (int j = 0; j < n; j += LANES) {
-      VectorLaneSums.eight(c, i + j, values);
       for (int part = 0; part < LANES; part += 4) {
-        DoubleVector v = DoubleVector.fromArray(D4, values, part);
+        DoubleVector v = DoubleVector.fromArray(D4, values, j + part);
         sawNaN |= v.test(VectorOperators.IS_NAN).anyTrue();
         v = v.blend(Double.NaN, v.eq(skip)); // a masked value is left out as NaN is; NaN never equals
         if (keep != null) {
-          v = v.blend(Double.NaN, ((DoubleVector) ByteVector.fromArray(B8, keep, i + j)
+          v = v.blend(Double.NaN, ((DoubleVector) ByteVector.fromArray(B8, keep, k + j)
               .convertShape(VectorOperators.B2D, D4, part / 4)).eq(0));
         }
         int to = at + j + part;
