@@ -356,11 +356,10 @@ final class VectorLaneExtremes implements LaneExtremes {
   public int row(NumericChunk c, int i, int n, byte[] keep, boolean max, double skip, double[] extremes, int at) {
     try {
       int found = 0;
-      // the elements widened a block at a time by another loop (see VectorLaneSums.BLOCK)
-      for (int j = 0; j < n; j += VectorLaneSums.BLOCK) {
-        int length = Math.min(VectorLaneSums.BLOCK, n - j);
-        double[] values = VectorLaneSums.widen(c, i + j, length);
-        found |= (int) rowLoop.invokeExact(values, length, keep, i + j, max, skip, extremes, at + j);
+      for (int j = 0, length; j < n; j += length) {
+        length = RowElements.piece(c, n - j);
+        found |= (int) rowLoop.invokeExact(RowElements.bytes(c, i + j, length), RowElements.offset(c, i + j), length,
+            keep, i + j, max, skip, extremes, at + j);
       }
       return found;
     } catch (Throwable t) {
@@ -368,9 +367,12 @@ final class VectorLaneExtremes implements LaneExtremes {
     }
   }
 
-  /** {@link #row} of {@code n} widened values, elements {@code k} on of {@code keep}. */
-  private static int rowLoop(double[] values, int n, byte[] keep, int k, boolean max, double skip, double[] extremes,
-      int at) {
+  /**
+   * {@link #row} of {@code n} doubles from byte {@code from} of {@code values} (see RowElements),
+   * marked from {@code keep[k]}.
+   */
+  private static int rowLoop(byte[] values, int from, int n, byte[] keep, int k, boolean max, double skip,
+      double[] extremes, int at) {
     // whether any element was NaN, any slot filled: scalars asked by anyTrue, not counted in lanes
     // by masked adds, which made this loop's compilation large enough for C2 to leave some of
     // its Vector API calls uncompiled (the vector audit, session 45)
@@ -378,7 +380,7 @@ final class VectorLaneExtremes implements LaneExtremes {
     boolean filled = false;
     for (int j = 0; j < n; j += LANES) {
       for (int part = 0; part < LANES; part += 4) {
-        DoubleVector v = DoubleVector.fromArray(D4, values, j + part);
+        DoubleVector v = DoubleVector.fromByteArray(D4, values, from + 8 * (j + part), LE);
         sawNaN |= v.test(VectorOperators.IS_NAN).anyTrue();
         v = v.blend(Double.NaN, v.eq(skip)); // a masked value is left out as NaN is; NaN never equals
         if (keep != null) {

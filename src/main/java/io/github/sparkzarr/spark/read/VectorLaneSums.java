@@ -58,16 +58,6 @@ final class VectorLaneSums implements LaneSums {
   private static MethodHandle integerRow = Kernels.find(MethodHandles.lookup(), "integerRow");
   private static MethodHandle row = Kernels.find(MethodHandles.lookup(), "row");
   private static MethodHandle rowSkipping = Kernels.find(MethodHandles.lookup(), "rowSkipping");
-  private static MethodHandle widened = Kernels.find(MethodHandles.lookup(), "widened");
-
-  /**
-   * The row loops (sums here, extremes in {@link VectorLaneExtremes}) take their elements as
-   * doubles from a block that another loop widened: each loop stays small, far from C2's inlining
-   * budget, where one loop that widened every layout and then compared or added went past it in
-   * some runs and kept its vectors as heap objects (the vector audit, sessions 45 and 46).
-   */
-  static final int BLOCK = 1024;
-  private static final ThreadLocal<double[]> WIDENED = ThreadLocal.withInitial(() -> new double[BLOCK]);
 
   @Override
   public void addFloats(byte[] b, int offset, int n, double[] sums, int at) {
@@ -725,18 +715,20 @@ final class VectorLaneSums implements LaneSums {
   @Override
   public void addRow(NumericChunk c, int i, int m, double[] sums, int at) {
     try {
-      for (int j = 0; j < m; j += BLOCK) {
-        int length = Math.min(BLOCK, m - j);
-        row.invokeExact(widen(c, i + j, length), length, sums, at + j);
+      for (int j = 0, length; j < m; j += length) {
+        length = RowElements.piece(c, m - j);
+        row.invokeExact(RowElements.bytes(c, i + j, length), RowElements.offset(c, i + j), length, sums, at + j);
       }
     } catch (Throwable t) {
       throw Kernels.unchecked(t);
     }
   }
 
-  private static void row(double[] values, int m, double[] sums, int at) {
+  /** {@link #addRow} of {@code m} doubles from byte {@code from} of {@code values} (see RowElements). */
+  private static void row(byte[] values, int from, int m, double[] sums, int at) {
     for (int j = 0; j < m; j += 4) {
-      DoubleVector.fromArray(D4, sums, at + j).add(DoubleVector.fromArray(D4, values, j)).intoArray(sums, at + j);
+      DoubleVector.fromArray(D4, sums, at + j).add(DoubleVector.fromByteArray(D4, values, from + 8 * j, LE))
+          .intoArray(sums, at + j);
     }
   }
 
@@ -744,25 +736,29 @@ final class VectorLaneSums implements LaneSums {
   public void addRowSkipping(NumericChunk c, int i, int m, byte[] keep, double[] sums, long[] counts, int at,
       double skip, boolean nan) {
     try {
-      for (int j = 0; j < m; j += BLOCK) {
-        int length = Math.min(BLOCK, m - j);
-        rowSkipping.invokeExact(widen(c, i + j, length), length, keep, i + j, sums, counts, at + j, skip, nan);
+      for (int j = 0, length; j < m; j += length) {
+        length = RowElements.piece(c, m - j);
+        rowSkipping.invokeExact(RowElements.bytes(c, i + j, length), RowElements.offset(c, i + j), length, keep, i + j,
+            sums, counts, at + j, skip, nan);
       }
     } catch (Throwable t) {
       throw Kernels.unchecked(t);
     }
   }
 
-  /** {@link #addRowSkipping} of {@code m} widened values, elements {@code k} on of {@code keep}. */
-  private static void rowSkipping(double[] values, int m, byte[] keep, int k, double[] sums, long[] counts, int at,
-      double skip, boolean nan) {
+  /**
+   * {@link #addRowSkipping} of {@code m} doubles from byte {@code from} of {@code values} (see
+   * RowElements), marked from {@code keep[k]}.
+   */
+  private static void rowSkipping(byte[] values, int from, int m, byte[] keep, int k, double[] sums, long[] counts,
+      int at, double skip, boolean nan) {
     VectorMask<Double> nanMissing = D4.maskAll(nan);
     DoubleVector allKept = DoubleVector.broadcast(D4, 1);
     LongVector one = LongVector.broadcast(L4, 1);
     for (int j = 0; j < m; j += LANES) {
       // Each element into its own slot; the missing ones add -0.0 and are not counted.
       for (int part = 0; part < LANES; part += 4) {
-        DoubleVector v = DoubleVector.fromArray(D4, values, j + part);
+        DoubleVector v = DoubleVector.fromByteArray(D4, values, from + 8 * (j + part), LE);
         DoubleVector marks = keep == null ? allKept
             : (DoubleVector) ByteVector.fromArray(B8, keep, k + j).convertShape(VectorOperators.B2D, D4, part / 4);
         VectorMask<Double> miss = v.eq(skip).or(v.compare(VectorOperators.NE, v).and(nanMissing)).or(marks.eq(0));
@@ -772,70 +768,6 @@ final class VectorLaneSums implements LaneSums {
         LongVector.fromArray(L4, counts, to).add(one.blend(0L, miss.cast(L4))).intoArray(counts, to);
       }
     }
-  }
-
-  /**
-   * Elements {@code [k, k + 8)} of a float chunk stored one element after the other, as doubles
-   * into {@code values[at, at + 8)} (an array, not vectors: see {@link ShuffledPlanes}); of packed
-   * 1- or 2-byte integers, unpacked, the masked ones NaN.
-   */
-  static void eight(NumericChunk c, int k, double[] values, int at) {
-    if (c.unpacks) {
-      unpackedEight(c, k, values, at);
-    } else if (c.layout == NumericChunk.Layout.FLOAT32) {
-      FloatVector v = FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * k, LE);
-      ((DoubleVector) v.convertShape(VectorOperators.F2D, D4, 0)).intoArray(values, at);
-      ((DoubleVector) v.convertShape(VectorOperators.F2D, D4, 1)).intoArray(values, at + 4);
-    } else {
-      DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * k, LE).intoArray(values, at);
-      DoubleVector.fromByteArray(D4, c.bytes, c.offset + 8 * k + 32, LE).intoArray(values, at + 4);
-    }
-  }
-
-  /**
-   * Elements {@code [k, k + m)} ({@code m} at most {@link #BLOCK}, a multiple of 8) as doubles, as
-   * {@link #eight} gives them, into the calling thread's block, which it returns.
-   */
-  static double[] widen(NumericChunk c, int k, int m) throws Throwable {
-    double[] values = WIDENED.get();
-    widened.invokeExact(c, k, m, values);
-    return values;
-  }
-
-  private static void widened(NumericChunk c, int k, int m, double[] values) {
-    for (int j = 0; j < m; j += LANES) {
-      eight(c, k + j, values, j);
-    }
-  }
-
-  /** {@link #eight} of packed 1- or 2-byte integers, unpacked as {@link #addUnpackedRow} does. */
-  private static void unpackedEight(NumericChunk c, int k, double[] values, int at) {
-    IntVector ints = switch (c.layout) {
-      case INT8 -> (IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k).convertShape(VectorOperators.B2I, I8, 0);
-      case UINT8 -> ((IntVector) ByteVector.fromArray(B8, c.bytes, c.offset + k)
-          .convertShape(VectorOperators.B2I, I8, 0)).and(0xFF);
-      case INT16 -> (IntVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * k, LE)
-          .convertShape(VectorOperators.S2I, I8, 0);
-      case UINT16 -> ((IntVector) ShortVector.fromByteArray(S8, c.bytes, c.offset + 2 * k, LE)
-          .convertShape(VectorOperators.S2I, I8, 0)).and(0xFFFF);
-      default -> throw new IllegalArgumentException("not a 1- or 2-byte integer layout: " + c.layout);
-    };
-    FloatVector raw = (FloatVector) ints.convertShape(VectorOperators.I2F, F8, 0);
-    float skip = c.skipsOneValue ? (float) c.skippedValue : Float.NaN; // NaN equals nothing: no skip
-    DoubleVector a;
-    DoubleVector b;
-    if (c.unpacksInFloat()) {
-      FloatVector v = raw.mul((float) c.unpackScale()).add((float) c.unpackOffset()).blend(Float.NaN, raw.eq(skip));
-      a = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 0);
-      b = (DoubleVector) v.convertShape(VectorOperators.F2D, D4, 1);
-    } else {
-      a = (DoubleVector) raw.convertShape(VectorOperators.F2D, D4, 0);
-      b = (DoubleVector) raw.convertShape(VectorOperators.F2D, D4, 1);
-      a = a.mul(c.unpackScale()).add(c.unpackOffset()).blend(Double.NaN, a.eq(skip));
-      b = b.mul(c.unpackScale()).add(c.unpackOffset()).blend(Double.NaN, b.eq(skip));
-    }
-    a.intoArray(values, at);
-    b.intoArray(values, at + 4);
   }
 
   private static void doubles(byte[] b, int offset, int n, double[] sums, int at) {
@@ -870,7 +802,7 @@ final class VectorLaneSums implements LaneSums {
     char op = t.op();
     boolean constantFirst = t.constantFirst();
     boolean float32 = c.layout == NumericChunk.Layout.FLOAT32;
-    double[] values = new double[LANES];
+    byte[] values = new byte[8 * LANES];
     int[] words = new int[LANES];
     long[] scratch = ShuffledPlanes.SCRATCH.get();
     for (int j = i; j < i + m; ) {
@@ -879,9 +811,9 @@ final class VectorLaneSums implements LaneSums {
         DoubleVector a;
         DoubleVector b;
         if (c.plane == 0) {
-          eight(c, j, values, 0);
-          a = DoubleVector.fromArray(D4, values, 0);
-          b = DoubleVector.fromArray(D4, values, 4);
+          RowElements.eight(c, j, values, 0);
+          a = DoubleVector.fromByteArray(D4, values, 0, LE);
+          b = DoubleVector.fromByteArray(D4, values, 32, LE);
         } else if (float32) {
           ShuffledPlanes.ints(c.bytes, c.offset + j, c.plane, words);
           FloatVector v = IntVector.fromArray(I8, words, 0).reinterpretAsFloats();
