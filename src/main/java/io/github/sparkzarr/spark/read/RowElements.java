@@ -72,6 +72,7 @@ final class RowElements {
     return inPlace(c) ? c.offset + 8 * k : 0;
   }
 
+  /** {@link #eight} over elements {@code [k, k + m)}: float32 rows (float64 ones are read in place). */
   private static void widened(NumericChunk c, int k, int m, byte[] block) {
     for (int j = 0; j < m; j += LANES) {
       eight(c, k + j, block, 8 * j);
@@ -79,13 +80,12 @@ final class RowElements {
   }
 
   /**
-   * Elements {@code [k, k + 8)} as doubles into {@code out} from byte {@code at} (an array, not
-   * vectors: see {@link ShuffledPlanes}); packed values unpacked, the masked ones NaN.
+   * Elements {@code [k, k + 8)} of a float32 or float64 chunk as doubles into {@code out} from byte
+   * {@code at} (an array, not vectors: see {@link ShuffledPlanes}). Packed rows take {@link
+   * #unpacked}.
    */
   static void eight(NumericChunk c, int k, byte[] out, int at) {
-    if (c.unpacks) {
-      unpacked(c, k, LANES, out, at);
-    } else if (c.layout == NumericChunk.Layout.FLOAT32) {
+    if (c.layout == NumericChunk.Layout.FLOAT32) {
       FloatVector v = FloatVector.fromByteArray(F8, c.bytes, c.offset + 4 * k, LE);
       ((DoubleVector) v.convertShape(VectorOperators.F2D, D4, 0)).intoByteArray(out, at, LE);
       ((DoubleVector) v.convertShape(VectorOperators.F2D, D4, 1)).intoByteArray(out, at + 32, LE);
