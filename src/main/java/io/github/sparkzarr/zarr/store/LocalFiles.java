@@ -4,7 +4,6 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileVisitOption;
@@ -63,8 +62,8 @@ final class LocalFiles {
   /** As {@link HadoopStore#read}: false when there is no such file. */
   boolean read(Path p, int maxBytes, ReadBuffer into) throws IOException {
     java.nio.file.Path f = file(p);
-    try (InputStream in = Files.newInputStream(f)) {
-      // The stream of a file channel tells the bytes left (available()): the buffer is sized once.
+    try (InputStream in = AlignedFileReads.stream(FileChannel.open(f, StandardOpenOption.READ))) {
+      // The stream tells the bytes left (available()): the buffer is sized once.
       HadoopStore.readToEnd(in, maxBytes, into);
     } catch (NoSuchFileException e) {
       return false;
@@ -81,12 +80,13 @@ final class LocalFiles {
     byte[] out = new byte[length];
     java.nio.file.Path f = file(p);
     try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
-      ByteBuffer b = ByteBuffer.wrap(out);
-      while (b.hasRemaining()) {
-        if (ch.read(b, offset + b.position()) < 0) {
+      for (int done = 0; done < length; ) {
+        int n = AlignedFileReads.read(ch, offset + done, out, done, length - done);
+        if (n < 0) {
           throw new EOFException("range " + offset + "+" + length + " reaches past the end of "
               + p.toUri());
         }
+        done += n;
       }
     } catch (NoSuchFileException e) {
       return Optional.empty();
