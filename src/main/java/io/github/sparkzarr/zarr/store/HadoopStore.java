@@ -199,9 +199,10 @@ public final class HadoopStore implements Store {
 
   /**
    * Up to {@code length} bytes into {@code buf}, fewer only at the end of the stream, read at most
-   * {@link #READ_PIECE} at a time. The JDK reads a file into a native buffer of the request's size
-   * and copies that into the array; a piece that fits in the CPU's cache is copied from the cache,
-   * where a whole 16 MiB chunk goes through memory twice (about 15% less CPU per GiB read).
+   * {@link #READ_PIECE} at a time. A stream that reads into a native buffer of the request's size
+   * and copies that into the array copies a piece that fits in the CPU's cache from the cache,
+   * where a whole 16 MiB chunk goes through memory twice (about 15% less CPU per GiB read). Local
+   * files return smaller pieces still ({@link AlignedFileReads#PIECE}).
    */
   static int readInPieces(java.io.InputStream in, byte[] buf, int length) throws IOException {
     int off = 0;
