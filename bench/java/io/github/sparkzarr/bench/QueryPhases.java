@@ -3,6 +3,7 @@ package io.github.sparkzarr.bench;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobEnd;
 import org.apache.spark.scheduler.SparkListenerJobStart;
@@ -15,10 +16,12 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * Where a small query's wall time goes, warm, in one JVM: {@code QueryPhases STORE RUNS QUERY...}
- * registers the store as view {@code t} (and {@code t_rows}, with pushDownAggregate=false), runs each query once untimed, then RUNS times and prints
+ * registers the store as view {@code t} (and {@code t_rows}, with pushDownAggregate=false), runs each query twice untimed ({@code -Dwarmup=N}: N times), then RUNS times and prints
  * the medians of: analysis ({@code spark.sql}), optimisation (where the connector's pushdown and
  * scan building run), physical planning, execution (collect), and from a listener the jobs,
- * stages and tasks (summed run time, deserialisation, scheduler delay).
+ * stages and tasks (summed run time, deserialisation, scheduler delay), the CPU time of the
+ * driver's thread, the process's CPU beyond the driver's thread and the tasks (the JIT, GC,
+ * Spark's other threads), and the collectors' reported time.
  */
 public final class QueryPhases {
   static final class Events extends SparkListener {
@@ -105,11 +108,17 @@ public final class QueryPhases {
       String[] queries = new String[nq];
       for (int q = 0; q < nq; q++) {
         queries[q] = args[q + 2].replace("STORE", store);
-        spark.sql(queries[q]).collectAsList();
-        spark.sql(queries[q]).collectAsList();
+      }
+      for (int w = 0; w < Integer.getInteger("warmup", 2); w++) {
+        for (String query : queries) {
+          spark.sql(query).collectAsList();
+        }
       }
       // Queries take turns, so a shared machine's changing load falls on all alike.
-      double[][][] m = new double[nq][13][runs];
+      double[][][] m = new double[nq][16][runs];
+      java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+      com.sun.management.OperatingSystemMXBean os =
+          (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
       String[] plans = new String[nq];
       List<List<String>> stagesLog = new ArrayList<>();
       for (int q = 0; q < nq; q++) {
@@ -121,11 +130,18 @@ public final class QueryPhases {
         rec.enable("jdk.ExecutionSample").withPeriod(java.time.Duration.ofMillis(1));
         rec.start();
       }
+      Map<String, Long> threadCpu0 = threadCpu();
+      // A mark for logs with the JVM's uptime (-XX:+PrintCompilation): what happens in the timed runs.
+      System.out.println("timed runs start at uptime ms "
+          + java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime());
       for (int r = 0; r < runs; r++) {
         for (int q = 0; q < nq; q++) {
           String query = queries[q];
           ProfileScan.TaskCpu.waitIdle(spark);
           ev.reset();
+          long cpu0 = threads.getCurrentThreadCpuTime();
+          long proc0 = os.getProcessCpuTime();
+          long gc0 = gcMillis();
           long t0 = System.nanoTime();
           Dataset<Row> df = spark.sql(query);
           long t1 = System.nanoTime();
@@ -137,6 +153,9 @@ public final class QueryPhases {
           df.collectAsList();
           long t4 = System.nanoTime();
           long wall4 = System.currentTimeMillis();
+          long cpu4 = threads.getCurrentThreadCpuTime();
+          long proc4 = os.getProcessCpuTime();
+          long gc4 = gcMillis();
           ProfileScan.TaskCpu.waitIdle(spark);
           m[q][0][r] = (t1 - t0) / 1e6;
           m[q][1][r] = (t2 - t1) / 1e6;
@@ -152,10 +171,14 @@ public final class QueryPhases {
           m[q][10][r] = ev.taskCpuMs;
           m[q][11][r] = job ? ev.lastFinish - ev.firstLaunch : Double.NaN; // first task launch -> last task end
           m[q][12][r] = job ? wall4 - ev.lastFinish : Double.NaN;          // last task end -> collect returns
+          m[q][13][r] = (cpu4 - cpu0) / 1e6;
+          m[q][14][r] = (proc4 - proc0) / 1e6 - (cpu4 - cpu0) / 1e6 - ev.taskCpuMs;
+          m[q][15][r] = gc4 - gc0;
           plans[q] = df.queryExecution().executedPlan().toString();
           stagesLog.set(q, new ArrayList<>(ev.log));
         }
       }
+      printThreadCpu(threadCpu0, threadCpu(), runs * nq);
       if (rec != null) {
         rec.stop();
         java.nio.file.Path f = java.nio.file.Path.of(System.getProperty("jfr") + ".jfr");
@@ -165,7 +188,8 @@ public final class QueryPhases {
       String[] names = {"analysis (spark.sql)", "optimize (incl. pushdown, build)", "physical plan",
           "execute (collect)", "TOTAL", "collect->job start", "job start->1st task", "task run ms (sum)",
           "jobs*100+stages*10+tasks", "task deserialise ms (sum)", "task CPU ms (sum)",
-          "1st task->last task end", "last task end->collect returns"};
+          "1st task->last task end", "last task end->collect returns",
+          "driver thread CPU ms", "other CPU ms (process-driver-tasks)", "GC ms (collector beans)"};
       for (int q = 0; q < nq; q++) {
         System.out.println("== " + queries[q]);
         for (int i = 0; i < names.length; i++) {
@@ -179,6 +203,41 @@ public final class QueryPhases {
     } finally {
       spark.stop();
     }
+  }
+
+  /** CPU ms of each of the process's threads by name (digits folded), from /proc: the JIT's and GC's too. */
+  static Map<String, Long> threadCpu() throws java.io.IOException {
+    Map<String, Long> cpu = new java.util.TreeMap<>();
+    long tick = 10; // ms per clock tick (USER_HZ = 100 on Linux)
+    try (var tasks = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/task"))) {
+      for (java.nio.file.Path t : (Iterable<java.nio.file.Path>) tasks::iterator) {
+        try {
+          String stat = java.nio.file.Files.readString(t.resolve("stat"));
+          String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("[0-9]+", "N");
+          String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+          cpu.merge(name, (Long.parseLong(f[11]) + Long.parseLong(f[12])) * tick, Long::sum);
+        } catch (java.io.IOException | RuntimeException gone) {
+          // a thread that ended between the listing and the read
+        }
+      }
+    }
+    return cpu;
+  }
+
+  static void printThreadCpu(Map<String, Long> before, Map<String, Long> after, int queries) {
+    System.out.println("CPU ms per query by thread (all timed queries, /proc):");
+    after.entrySet().stream().map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
+        .filter(e -> e.getValue() > 0).sorted((a, b) -> Long.compare(b.getValue(), a.getValue())).limit(15)
+        .forEach(e -> System.out.printf(Locale.ROOT, "  %8.1f  %s%n", (double) e.getValue() / queries, e.getKey()));
+  }
+
+  /** Time the collectors report (pauses and, for G1's concurrent cycles, their phases), in ms. */
+  static long gcMillis() {
+    long t = 0;
+    for (java.lang.management.GarbageCollectorMXBean b : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+      t += Math.max(0, b.getCollectionTime());
+    }
+    return t;
   }
 
   /** Inclusive sample counts per method on one thread: each method counted once per stack. */

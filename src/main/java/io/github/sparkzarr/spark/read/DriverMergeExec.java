@@ -36,7 +36,7 @@ public final class DriverMergeExec extends DriverRowsExec {
 
   @Override
   public InternalRow[] executeCollect() {
-    return new DriverMerge(grouping, aggregates, results, child.output()).merge(child.executeCollect());
+    return new DriverMerge(grouping, aggregates, results, child.output()).merge(collectChild());
   }
 
   @Override
