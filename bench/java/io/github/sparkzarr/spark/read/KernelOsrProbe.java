@@ -27,26 +27,21 @@ public final class KernelOsrProbe {
     double[] acc = new double[8];
     long a0 = threads.getThreadAllocatedBytes(me);
     long t0 = System.nanoTime();
+    int last = 0;
     for (int c = 1; c <= calls; c++) {
       sums.addFloats(b, 0, n, acc, 0);
       if (c == 1 || c == 10 || c == 100 || c % 500 == 0) {
         long a1 = threads.getThreadAllocatedBytes(me);
         long t1 = System.nanoTime();
-        System.out.printf(Locale.ROOT, "calls to %5d: %10.0f bytes/call %8.1f us/call%n", c, (a1 - a0) / 1.0 / cN(c),
-            (t1 - t0) / 1e3 / cN(c));
+        int k = c - last;
+        System.out.printf(Locale.ROOT, "calls to %5d: %10.0f bytes/call %8.1f us/call%n", c, (a1 - a0) / 1.0 / k,
+            (t1 - t0) / 1e3 / k);
         a0 = a1;
         t0 = t1;
+        last = c;
       }
     }
     System.out.println("sum " + (acc[0] + acc[7]));
-  }
-
-  private static int last = 0;
-
-  private static int cN(int c) {
-    int k = c - last;
-    last = c;
-    return k;
   }
 
   private KernelOsrProbe() {}

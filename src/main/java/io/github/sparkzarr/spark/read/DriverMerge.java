@@ -63,7 +63,7 @@ final class DriverMerge {
     bufferAndInput.addAll(CollectionConverters.asJava(input));
     InterpretedMutableProjection start = projection(initial, List.of());
     InterpretedMutableProjection step = projection(update, bufferAndInput);
-    UnsafeProjection key = UnsafeProjection.create(Interpreted.expressions(grouping), input);
+    UnsafeProjection key = Interpreted.unsafeProjection(Interpreted.expressions(grouping), input);
 
     // Groups in the order they first come, as a hash aggregate of one partition would meet them.
     Map<UnsafeRow, InternalRow> groups = new LinkedHashMap<>();
@@ -86,7 +86,7 @@ final class DriverMerge {
     for (AggregateExpression a : CollectionConverters.asJava(aggregates)) {
       keysAndResults.add(a.resultAttribute());
     }
-    UnsafeProjection result = UnsafeProjection.create(Interpreted.expressions(results), seq(keysAndResults));
+    UnsafeProjection result = Interpreted.unsafeProjection(Interpreted.expressions(results), seq(keysAndResults));
     List<InternalRow> out = new ArrayList<>(groups.size());
     for (Map.Entry<UnsafeRow, InternalRow> group : groups.entrySet()) {
       InternalRow values = finish.apply(group.getValue()).copy();
