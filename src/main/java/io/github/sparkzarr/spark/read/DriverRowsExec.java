@@ -49,17 +49,24 @@ abstract class DriverRowsExec extends SparkPlan {
    * The child's rows, as its {@code executeCollect} would return them. Spark's collect cleans the
    * closures of its job first, and each cleaning reads and parses the class file of the class
    * that wrote the closure (RDD's, SparkContext's): about 5 ms of the driver's time in every query
-   * on the machines of docs/benchmarks.md. The job here runs a named function, which the cleaner
-   * has nothing to inspect in. A local table scan has its rows already and needs no job.
+   * on the machines of docs/benchmarks.md. The jobs here run named functions, which the cleaner
+   * has nothing to inspect in; a columnar scan's rows come from its batches ({@link ScanBatchRows}).
+   * A local table scan has its rows already and needs no job.
    */
   protected InternalRow[] collectChild() {
     if (child instanceof LocalTableScanExec) {
       return child.executeCollect();
     }
-    RDD<InternalRow> rdd = child.execute();
+    ScanBatchRows scan = ScanBatchRows.of(child);
+    return scan != null ? scan.collect() : runJob(child.execute(), new CopiedRows());
+  }
+
+  /** The rows {@code rowsOfTask} returns for each partition of {@code rdd}, in partition order. */
+  static InternalRow[] runJob(RDD<InternalRow> rdd,
+      AbstractFunction2<TaskContext, Iterator<InternalRow>, InternalRow[]> rowsOfTask) {
     Seq<Object> partitions = CollectionConverters.asScala(
         IntStream.range(0, rdd.partitions().length).<Object>mapToObj(i -> i).toList()).toList();
-    InternalRow[][] parts = (InternalRow[][]) sparkContext().runJob(rdd, new CopiedRows(), partitions,
+    InternalRow[][] parts = (InternalRow[][]) rdd.sparkContext().runJob(rdd, rowsOfTask, partitions,
         ClassTag$.MODULE$.apply(InternalRow[].class));
     List<InternalRow> all = new ArrayList<>();
     for (InternalRow[] part : parts) {
@@ -68,7 +75,7 @@ abstract class DriverRowsExec extends SparkPlan {
     return all.toArray(new InternalRow[0]);
   }
 
-  /** A task's rows, copied: a plan may reuse one row object for all its rows. */
+  /** A task's rows, copied: a plan may reuse one row object for all its rows. A named class: no closure to clean. */
   private static final class CopiedRows extends AbstractFunction2<TaskContext, Iterator<InternalRow>, InternalRow[]>
       implements Serializable {
     private static final long serialVersionUID = 1L;
