@@ -3,8 +3,11 @@
 # The store is view t (and t_rows, pushDownAggregate=false); STORE in a query is its path (for
 # zarr.`STORE` SQL). Queries take turns. CLASSES=DIR runs another build (bench/compare.sh leaves
 # target/compare/before/classes); JOPTS="-Djfr=/tmp/x" records a JFR profile and prints the
-# driver thread's inclusive samples; JOPTS="-Dopen=1" / "-Dbcast=1" time opening the table / a
-# broadcast of the Hadoop configuration. Run bench/run.sh first (classpath, stores).
+# driver thread's inclusive samples (JFR's start deoptimised every compiled method in session 48:
+# prefer ProfileScan -DasyncProfile); JOPTS="-Dopen=1" / "-Dbcast=1" time opening the table / a
+# broadcast of the Hadoop configuration; JOPTS="-Dwarmup=N" runs each query N times untimed first
+# (2). Beside the phases it prints the driver thread's CPU, the other threads' (the JIT, GC,
+# Spark's) and each thread's CPU per query from /proc. Run bench/run.sh first (classpath, stores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${DATA:-target/bench/data} STORE=$1 RUNS=$2; shift 2
